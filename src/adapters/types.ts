@@ -1,0 +1,85 @@
+import type { LineRange, Transaction } from '../schema/types.js';
+
+/** Options every adapter accepts. */
+export interface AdapterOptions {
+  /** Prepended to every node id (and to revision ids) so several traces can share a ledger. Default ''. */
+  idPrefix?: string;
+}
+
+/** What an adapter saw and how much of it it could turn into typed graph facts. */
+export interface AdapterStats {
+  /** Agent steps (epochs >= 1) emitted. */
+  steps: number;
+  /** Tool calls / commands emitted. */
+  commands: number;
+  /** Commands from which at least one view, write or verifier was recognised. */
+  recognised: number;
+  /** Counts per category (see README in this folder: view, view-uncertain, write, verifier, …). */
+  byCategory: Record<string, number>;
+  /** Everything the adapter skipped or repaired, by step (epoch). */
+  warnings: Array<{ step: number; reason: string }>;
+}
+
+export interface AdaptedTrace {
+  transactions: Transaction[];
+  stats: AdapterStats;
+}
+
+export type VerifierStatus = 'passed' | 'failed' | 'error';
+
+/**
+ * One fact recognised in a command, in the order the command produced it. Effects are applied in
+ * order, so a view after a write in the same command cites the new revision.
+ */
+export type Effect = ViewEffect | UncertainViewEffect | WriteEffect | VerifierEffect;
+
+/** Lines of a file displayed with certain line numbers. `lines.length === range[1] - range[0] + 1`. */
+export interface ViewEffect {
+  kind: 'view';
+  /** Path as written in the command (normalised by the builder). */
+  path: string;
+  range: LineRange;
+  lines: string[];
+  /** The view displayed the whole file, so its length is known. */
+  whole?: boolean;
+  /** The file's total line count when the tool reported it. */
+  total?: number;
+}
+
+/** A command that displayed file lines whose numbers are not certain: counted, never emitted. */
+export interface UncertainViewEffect {
+  kind: 'view-uncertain';
+  path?: string;
+  reason: string;
+}
+
+export interface WriteEffect {
+  kind: 'write';
+  path: string;
+  /** Line ranges of the previous revision that changed; undefined when not knowable. */
+  changed?: LineRange[];
+  /** The new file content when the command gives it whole. */
+  content?: string;
+  /** The file was restored from version control (git checkout/restore). */
+  revert?: boolean;
+}
+
+export interface VerifierEffect {
+  kind: 'verifier';
+  /** The normalised command (whitespace collapsed). */
+  command: string;
+  status: VerifierStatus;
+}
+
+/** What recognisers may ask about files already seen in the trace (read-only). */
+export interface FileKnowledge {
+  /** Total line count of the path's current revision, when known. */
+  lineCount(path: string): number | undefined;
+  /** Known lines (1-based line → text) of the path's current revision. */
+  knownLines(path: string): ReadonlyMap<number, string> | undefined;
+  /** Full content of the path's current revision, when known (e.g. a script written by a heredoc). */
+  content(path: string): string | undefined;
+}
+
+/** Resolves paths written in commands to repository-relative paths. */
+export type PathNormaliser = (path: string, cwd?: string) => string;

@@ -1,0 +1,29 @@
+import type { Table } from 'apache-arrow';
+
+/**
+ * The narrow surface the rest of the library uses to reach DuckDB. Only files under
+ * `src/engine/` import duckdb-wasm; callers see this async interface, so the Node and Workers
+ * blocking builds and the browser's worker-backed async build plug in without changing them.
+ */
+export interface Engine {
+  /** Runs one statement and returns its result as an Arrow table. */
+  query(sql: string): Promise<Table>;
+  /** Runs statements for their effect. */
+  run(sql: string): Promise<void>;
+  /**
+   * Appends an Arrow IPC *stream* to an existing table. (duckdb-wasm silently ignores the IPC
+   * file format and tables built by another apache-arrow copy; streams are the safe path.)
+   */
+  insertIPC(table: string, ipcStream: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The synchronous connection shape shared by duckdb-wasm's blocking builds (Node and
+ * browser-blocking, which Workers use).
+ */
+export interface BlockingConnection {
+  query(text: string): Table;
+  insertArrowFromIPCStream(buffer: Uint8Array, options: { name: string; create?: boolean }): void;
+  close(): void;
+}

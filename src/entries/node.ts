@@ -1,0 +1,27 @@
+/**
+ * Node entry (package `exports` condition `node`): DuckDB-WASM's Node blocking build and
+ * tiktoken's lite WASM, both read from the installed packages.
+ */
+import { openNodeEngine } from '../engine/open-node.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
+import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
+
+export * from '../index.js';
+
+export interface NodeLedgerOptions extends OpenLedgerOptions {
+  /** Path of DuckDB's `duckdb-eh.wasm`; defaults to the installed `@duckdb/duckdb-wasm`'s. */
+  duckdbWasmPath?: string;
+}
+
+/** Opens a ledger: in memory by default; `snapshot` restores; `storage` makes it durable. */
+export function openLedger(options: NodeLedgerOptions = {}): Promise<Ledger> {
+  const { duckdbWasmPath, ...common } = options;
+  return openLedgerWith(
+    {
+      openEngine: () => openNodeEngine(duckdbWasmPath === undefined ? {} : { duckdbWasmPath }),
+      tokenCounter: createNodeTokenCounter,
+    },
+    common,
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The one catalogue of error codes. Every failure the library reports is a `LedgerError` whose
+ * `code` is a key of ERROR_CATALOGUE and whose `details` name the offending field; tests match
+ * on the code, never on the message.
+ */
+export const ERROR_CATALOGUE = {
+  INVALID_TRANSACTION: 'The transaction is not an object of the documented shape',
+  INVALID_EPOCH: 'The epoch must be a non-negative safe integer',
+  EPOCH_REGRESSION: 'The epoch is smaller than the last committed epoch',
+  INVALID_ID: 'An id must be a non-empty string of at most 512 characters without control characters',
+  DUPLICATE_ID: 'The id is already used',
+  INVALID_NODE_KIND: 'Unknown node kind',
+  INVALID_EDGE_KIND: 'Unknown edge kind',
+  EDGE_KIND_MISMATCH: 'The edge kind may not join these node kinds',
+  DANGLING_EDGE: 'The edge names a node that does not exist or is no longer valid',
+  DUPLICATE_EDGE: 'The same edge is already valid',
+  INVALID_STATUS: 'The status is not allowed for this node kind',
+  INVALID_FIELD: 'A field has the wrong type',
+  INVALID_RANGE: 'A line range must be two positive integers with first <= last',
+  INVALID_PATH: 'A path must be a non-empty string without control characters',
+  BODY_TOO_LARGE: 'The body exceeds the documented limit',
+  UNKNOWN_NODE: 'No node has this id',
+  SNAPSHOT_CORRUPT: 'The snapshot bytes are not a complete, intact ledger snapshot',
+  SNAPSHOT_ENCODING_MISMATCH: 'The snapshot was written with another token encoding',
+  INVALID_OPTION: 'An option has a wrong value',
+  INVALID_REQUEST: 'A request field has a wrong value',
+  ARCHIVE_REFUSED: 'The transaction cannot be archived',
+  ASSET_UNAVAILABLE: 'A WebAssembly or data asset could not be loaded',
+  STORAGE_FAILED: 'The storage adapter failed; the commit was not applied',
+  LEDGER_CLOSED: 'The ledger is closed',
+  ENGINE_FAILED: 'The database engine failed',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface ErrorDetails {
+  /** The offending field, as a path into the input (e.g. `nodes[2].range`). */
+  field?: string;
+  [key: string]: unknown;
+}
+
+export class LedgerError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: ErrorCode, details: ErrorDetails = {}, cause?: unknown) {
+    const where = details.field ? ` (${details.field})` : '';
+    const extra = typeof details.reason === 'string' ? `: ${details.reason}` : '';
+    super(`${code}: ${ERROR_CATALOGUE[code]}${where}${extra}`, cause === undefined ? undefined : { cause });
+    this.name = 'LedgerError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const isLedgerError = (e: unknown, code?: ErrorCode): e is LedgerError =>
+  e instanceof LedgerError && (code === undefined || e.code === code);

@@ -1,0 +1,22 @@
+/**
+ * The public API shared by every runtime entry. `openLedger` itself comes from the entry the
+ * package `exports` conditions select (node, workerd, browser).
+ */
+export { ERROR_CATALOGUE, type ErrorCode, type ErrorDetails, isLedgerError, LedgerError } from './errors.js';
+export { Ledger } from './ledger/ledger.js';
+export type { OpenLedgerOptions } from './ledger/open-ledger.js';
+export type { StorageAdapter } from './ledger/storage.js';
+export { EDGE_JOINS, EDGE_KINDS, type EdgeKind, NODE_KINDS, type NodeKind, STATUS_RULES, type Status } from './schema/kinds.js';
+export { LIMITS } from './schema/limits.js';
+export type {
+  EdgeInput,
+  EdgeRecord,
+  GraphView,
+  LineRange,
+  NodeInput,
+  NodeRecord,
+  Receipt,
+  Transaction,
+  TransitionInput,
+} from './schema/types.js';
+export { ENCODINGS, type Encoding } from './tokenizer/token-counter.js';

@@ -1,0 +1,112 @@
+import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
+
+/**
+ * An in-memory mirror of what validation and supersession need to know about the ledger: the
+ * latest version of every node, the valid edges, the valid revisions and evidence per path and
+ * the latest outcome per verifier. The ledger is the only writer, so the mirror is updated after
+ * each successful engine commit and rebuilt from the tables on restore; commits validate against
+ * it without a database round trip.
+ */
+export class LedgerIndex {
+  /** Latest version of each node, by id. */
+  readonly nodes = new Map<string, NodeRow>();
+  /** Latest version of each node, by nid. */
+  readonly byNid: NodeRow[] = [];
+  readonly bodyKeys = new Map<string, number>();
+  /** Valid edges: `src:kind:dst` → ekey. */
+  readonly validEdges = new Map<string, number>();
+  /** Valid artifact revisions per path, as nids in recording order. */
+  readonly revisionsByPath = new Map<string, number[]>();
+  /** Valid evidence per path, as nids in recording order. */
+  readonly evidenceByPath = new Map<string, number[]>();
+  /** Valid verifier outcome per verifier name, as nid. */
+  readonly latestOutcome = new Map<string, number>();
+  /** Edge keys by endpoint nid, for closing edges with archived nodes. */
+  readonly edgesByNid = new Map<number, number[]>();
+  readonly edgeRows: EdgeRow[] = [];
+  nextNid = 0;
+  nextVkey = 0;
+  nextEkey = 0;
+  nextBkey = 0;
+  nextCkey = 0;
+  lastTx = 0;
+  lastEpoch = 0;
+  /** Transactions, by number. */
+  readonly transactions: TransactionRow[] = [];
+
+  static edgeKey(src: number, kind: string, dst: number): string {
+    return `${src}:${kind}:${dst}`;
+  }
+
+  isValid(row: NodeRow): boolean {
+    return row.valid_to === null;
+  }
+
+  addBody(b: BodyRow): void {
+    this.bodyKeys.set(b.hash, b.bkey);
+    this.nextBkey = Math.max(this.nextBkey, b.bkey + 1);
+  }
+
+  addNodeVersion(row: NodeRow): void {
+    this.nextVkey = Math.max(this.nextVkey, row.vkey + 1);
+    this.nextNid = Math.max(this.nextNid, row.nid + 1);
+    const previous = this.byNid[row.nid];
+    if (previous && previous.vkey > row.vkey) return;
+    this.nodes.set(row.id, row);
+    this.byNid[row.nid] = row;
+    if (row.valid_to !== null) return;
+    if (row.kind === 'artifact_revision' && row.path !== null) pushUnique(this.revisionsByPath, row.path, row.nid);
+    if (row.kind === 'evidence' && row.path !== null) pushUnique(this.evidenceByPath, row.path, row.nid);
+    if (row.kind === 'verifier_outcome' && row.verifier !== null) this.latestOutcome.set(row.verifier, row.nid);
+  }
+
+  addEdge(e: EdgeRow): void {
+    this.nextEkey = Math.max(this.nextEkey, e.ekey + 1);
+    this.edgeRows[e.ekey] = e;
+    if (e.valid_to === null) this.validEdges.set(LedgerIndex.edgeKey(e.src, e.kind, e.dst), e.ekey);
+    for (const nid of [e.src, e.dst]) {
+      const list = this.edgesByNid.get(nid);
+      if (list) list.push(e.ekey);
+      else this.edgesByNid.set(nid, [e.ekey]);
+    }
+  }
+
+  /** Marks an edge invalid from `epoch` on. */
+  closeEdge(e: EdgeRow, epoch: number): void {
+    e.valid_to = epoch;
+    this.validEdges.delete(LedgerIndex.edgeKey(e.src, e.kind, e.dst));
+  }
+
+  /** Marks a node version invalid from `epoch` on and drops it from the per-path lookups. */
+  closeNode(row: NodeRow, epoch: number): void {
+    row.valid_to = epoch;
+    if (this.byNid[row.nid] !== row) return;
+    if (row.path !== null) {
+      if (row.kind === 'artifact_revision') removeFrom(this.revisionsByPath, row.path, row.nid);
+      if (row.kind === 'evidence') removeFrom(this.evidenceByPath, row.path, row.nid);
+    }
+    if (row.kind === 'verifier_outcome' && row.verifier !== null && this.latestOutcome.get(row.verifier) === row.nid) {
+      this.latestOutcome.delete(row.verifier);
+    }
+  }
+
+  addTransaction(t: TransactionRow): void {
+    this.transactions[t.tx] = t;
+    this.lastTx = Math.max(this.lastTx, t.tx);
+    this.lastEpoch = Math.max(this.lastEpoch, t.epoch);
+  }
+}
+
+function pushUnique(map: Map<string, number[]>, key: string, nid: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [nid]);
+  else if (!list.includes(nid)) list.push(nid);
+}
+
+function removeFrom(map: Map<string, number[]>, key: string, nid: number): void {
+  const list = map.get(key);
+  if (!list) return;
+  const i = list.indexOf(nid);
+  if (i >= 0) list.splice(i, 1);
+  if (list.length === 0) map.delete(key);
+}

@@ -1,0 +1,276 @@
+import type { Engine } from '../engine/engine.js';
+import { rowsOf, scalarOf } from '../engine/rows.js';
+import { LedgerError } from '../errors.js';
+import { CREATE_TABLES, TABLE_ORDER_KEY, TABLES, type TableName } from '../schema/ddl.js';
+import type { NodeKind, Status } from '../schema/kinds.js';
+import type { EdgeRecord, GraphView, LineRange, NodeRecord, Receipt, Transaction } from '../schema/types.js';
+import { validateShape } from '../schema/validate-shape.js';
+import { assertEpoch, edgesAsOfSql, nodesAsOfSql } from '../sql/as-of.js';
+import type { TokenCounter } from '../tokenizer/token-counter.js';
+import { rowsToIPC } from './arrow-rows.js';
+import { contentHash } from './content-hash.js';
+import { LedgerIndex } from './ledger-index.js';
+import { type BodyInfo, type CommitPlan, planCommit } from './plan-commit.js';
+import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
+import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, type SnapshotManifest } from './snapshot-format.js';
+import type { StorageAdapter } from './storage.js';
+
+/**
+ * One agent's ledger. Every operation runs exclusively (a promise queue), so a reader never sees
+ * half a commit and commits apply in call order.
+ */
+export class Ledger {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    /** @internal */ readonly engine: Engine,
+    private readonly counter: TokenCounter,
+    /** @internal */ readonly index: LedgerIndex,
+    private readonly storage: StorageAdapter | null,
+  ) {}
+
+  /** @internal Creates the tables in a fresh database. */
+  static async create(engine: Engine, counter: TokenCounter, storage: StorageAdapter | null = null): Promise<Ledger> {
+    for (const name of TABLES) await engine.run(CREATE_TABLES[name]);
+    return new Ledger(engine, counter, new LedgerIndex(), storage);
+  }
+
+  /** @internal Restores snapshot bytes into a fresh database; SNAPSHOT_CORRUPT on any inconsistency. */
+  static async restore(engine: Engine, counter: TokenCounter, bytes: Uint8Array, storage: StorageAdapter | null = null): Promise<Ledger> {
+    const { manifest, sections } = await decodeSnapshot(bytes);
+    if (manifest.encoding !== counter.encoding) {
+      throw new LedgerError('SNAPSHOT_ENCODING_MISMATCH', { field: 'encoding', snapshot: manifest.encoding, requested: counter.encoding });
+    }
+    const ledger = await Ledger.create(engine, counter, storage);
+    try {
+      for (const { name, rows } of manifest.tables) {
+        if (rows > 0) await engine.insertIPC(name, sections.get(name)!);
+        const n = scalarOf<number>(await engine.query(`SELECT count(*)::INTEGER FROM ${name}`));
+        if (n !== rows || manifest.counts[name] !== rows) throw new Error(`${name}: ${n} rows restored, manifest says ${rows}`);
+      }
+      await ledger.rebuildIndex();
+    } catch (cause) {
+      throw new LedgerError('SNAPSHOT_CORRUPT', { field: 'snapshot', reason: String((cause as Error)?.message ?? cause) }, cause);
+    }
+    if (ledger.index.lastTx !== manifest.lastTx || ledger.index.lastEpoch !== manifest.lastEpoch) {
+      throw new LedgerError('SNAPSHOT_CORRUPT', { field: 'snapshot', reason: 'transaction counters disagree with the manifest' });
+    }
+    return ledger;
+  }
+
+  /** The token encoding bodies are counted in. */
+  get encoding(): TokenCounter['encoding'] {
+    return this.counter.encoding;
+  }
+
+  /** Number of the last committed transaction (0 for an empty ledger). */
+  get lastTx(): number {
+    return this.index.lastTx;
+  }
+
+  /** The largest epoch committed so far. */
+  get lastEpoch(): number {
+    return this.index.lastEpoch;
+  }
+
+  /** Counts tokens of a text in the ledger's encoding. */
+  countTokens(text: string): number {
+    return this.counter.count(text);
+  }
+
+  /**
+   * Applies a transaction whole or not at all. Invalid input is rejected with a coded
+   * LedgerError naming the field, before anything is written.
+   */
+  commit(tx: Transaction): Promise<Receipt> {
+    return this.exclusive(() => this.commitNow(tx, true));
+  }
+
+  /** @internal Re-applies log records read from storage (recovery); they are not logged again. */
+  replay(records: readonly Uint8Array[]): Promise<void> {
+    return this.exclusive(async () => {
+      for (const [i, bytes] of records.entries()) {
+        let record: LogRecord;
+        try {
+          record = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as LogRecord;
+        } catch (cause) {
+          throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}]`, reason: 'log record is not JSON' }, cause);
+        }
+        if (record.op === 'commit') await this.commitNow(record.tx, false);
+        else throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}].op`, reason: `unknown op ${String(record.op)}` });
+      }
+    });
+  }
+
+  private async commitNow(tx: Transaction, log: boolean): Promise<Receipt> {
+    validateShape(tx);
+    const plan = planCommit(tx, this.index, await this.hashBodies(tx), this.counter.count);
+    const storage = log ? this.storage : null;
+    await this.apply(plan, () => storage?.append(encodeLogRecord({ op: 'commit', tx })));
+    return plan.receipt;
+  }
+
+  /** The nodes and edges valid at `epoch`, in recording order. */
+  asOf(epoch: number): Promise<GraphView> {
+    return this.exclusive(async () => {
+      assertEpoch(epoch);
+      const nodes = rowsOf<NodeRow & { body: string | null; tokens: number | null; body_hash: string | null }>(
+        await this.engine.query(nodesAsOfSql(epoch)),
+      ).map(toNodeRecord);
+      const edges = rowsOf<{ kind: string; tx: number; valid_from: number; valid_to: number | null; from_id: string; to_id: string }>(
+        await this.engine.query(edgesAsOfSql(epoch)),
+      ).map(
+        (e): EdgeRecord => ({
+          from: e.from_id,
+          to: e.to_id,
+          kind: e.kind as EdgeRecord['kind'],
+          tx: e.tx,
+          validFrom: e.valid_from,
+          ...(e.valid_to === null ? {} : { validTo: e.valid_to }),
+        }),
+      );
+      return { nodes, edges };
+    });
+  }
+
+  /** Every table as Arrow IPC streams plus a manifest, in one verifiable byte array. */
+  snapshot(): Promise<Uint8Array> {
+    return this.exclusive(() => this.snapshotNow());
+  }
+
+  /** @internal Runs `fn` with exclusive access to the engine (used by the other modules). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(() => {
+      if (this.closed) throw new LedgerError('LEDGER_CLOSED');
+      return fn();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    if (this.closed) return;
+    this.closed = true;
+    await this.storage?.close?.();
+    await this.engine.close();
+  }
+
+  /** @internal Writes a plan inside one engine transaction; `beforeCommit` (the durable log
+   * append) runs inside it, so a storage failure rolls the engine back too. */
+  async apply(plan: CommitPlan, beforeCommit: () => Promise<void> | undefined): Promise<void> {
+    const { engine } = this;
+    await engine.run('BEGIN TRANSACTION');
+    try {
+      const inserts: Array<[TableName, readonly object[]]> = [
+        ['bodies', plan.bodies],
+        ['nodes', plan.nodes],
+        ['edges', plan.edges],
+        ['closures', plan.closures],
+        ['transactions', [plan.transaction]],
+      ];
+      for (const [name, rows] of inserts) if (rows.length > 0) await engine.insertIPC(name, rowsToIPC(name, rows));
+      const epoch = plan.transaction.epoch;
+      const closedVkeys = plan.closures.filter((c) => c.target === 'node').map((c) => c.key);
+      const closedEkeys = plan.closures.filter((c) => c.target === 'edge').map((c) => c.key);
+      if (closedVkeys.length > 0) await engine.run(`UPDATE nodes SET valid_to = ${epoch} WHERE vkey IN (${closedVkeys.join(',')})`);
+      if (closedEkeys.length > 0) await engine.run(`UPDATE edges SET valid_to = ${epoch} WHERE ekey IN (${closedEkeys.join(',')})`);
+      try {
+        await beforeCommit();
+      } catch (cause) {
+        throw cause instanceof LedgerError ? cause : new LedgerError('STORAGE_FAILED', { field: 'storage', reason: String(cause) }, cause);
+      }
+      await engine.run('COMMIT');
+    } catch (e) {
+      await engine.run('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+    this.applyToIndex(plan);
+  }
+
+  private applyToIndex(plan: CommitPlan): void {
+    const { index } = this;
+    const epoch = plan.transaction.epoch;
+    for (const row of plan.closedNodes) index.closeNode(row, epoch);
+    for (const e of plan.closedEdges) index.closeEdge(e, epoch);
+    index.nextCkey += plan.closures.length;
+    for (const b of plan.bodies) index.addBody(b);
+    for (const row of plan.nodes) index.addNodeVersion(row);
+    for (const e of plan.edges) index.addEdge(e);
+    index.addTransaction(plan.transaction);
+  }
+
+  private async hashBodies(tx: Transaction): Promise<BodyInfo> {
+    const texts = [...new Set((tx.nodes ?? []).flatMap((n) => (n.body === undefined ? [] : [n.body])))];
+    const hashes = await Promise.all(texts.map(contentHash));
+    return new Map(texts.map((t, i) => [t, { hash: hashes[i]!, tokens: null }]));
+  }
+
+  private async snapshotNow(): Promise<Uint8Array> {
+    const sections: Uint8Array[] = [];
+    const tables: SnapshotManifest['tables'] = [];
+    const counts = {} as SnapshotManifest['counts'];
+    for (const name of TABLES) {
+      const rows = scalarOf<number>(await this.engine.query(`SELECT count(*)::INTEGER FROM ${name}`)) ?? 0;
+      // Re-encoded from plain values by our own writer: DuckDB's Arrow export leaves
+      // uninitialised bytes under null slots, which would make equal ledgers differ byte-wise.
+      const table = await this.engine.query(`SELECT * FROM ${name} ORDER BY ${TABLE_ORDER_KEY[name]}`);
+      const bytes = rowsToIPC(name, rowsOf(table));
+      sections.push(bytes);
+      tables.push({ name, bytes: bytes.length, rows });
+      counts[name] = rows;
+    }
+    const manifest: SnapshotManifest = {
+      format: SNAPSHOT_FORMAT,
+      library: 'context-ledger',
+      encoding: this.counter.encoding,
+      lastTx: this.index.lastTx,
+      lastEpoch: this.index.lastEpoch,
+      counts,
+      tables,
+    };
+    return encodeSnapshot(manifest, sections);
+  }
+
+  private async rebuildIndex(): Promise<void> {
+    const { engine, index } = this;
+    for (const b of rowsOf<BodyRow>(await engine.query('SELECT bkey, hash FROM bodies ORDER BY bkey'))) index.addBody(b);
+    for (const row of rowsOf<NodeRow>(await engine.query('SELECT * FROM nodes ORDER BY vkey'))) index.addNodeVersion(row);
+    for (const e of rowsOf<EdgeRow>(await engine.query('SELECT * FROM edges ORDER BY ekey'))) index.addEdge(e);
+    index.nextCkey = scalarOf<number>(await engine.query('SELECT coalesce(max(ckey) + 1, 0)::INTEGER FROM closures')) ?? 0;
+    for (const t of rowsOf<TransactionRow>(await engine.query('SELECT * FROM transactions ORDER BY tx'))) index.addTransaction(t);
+  }
+}
+
+/** A durable log record: the caller's input, replayed through `commit` on recovery (planning is
+ * deterministic, so replay writes the same rows). */
+export type LogRecord = { op: 'commit'; tx: Transaction } | { op: 'archive'; tx: number; epoch: number };
+
+export function encodeLogRecord(record: LogRecord): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify(record));
+}
+
+export function toNodeRecord(
+  r: NodeRow & { body: string | null; tokens: number | null; body_hash: string | null },
+): NodeRecord {
+  // Keys in the commit shape's order, then validity: the same record always serialises the same.
+  const rec: Partial<NodeRecord> & Record<string, unknown> = { id: r.id, kind: r.kind as NodeKind };
+  if (r.status !== null) rec.status = r.status as Status;
+  rec.authority = r.authority;
+  if (r.body !== null) rec.body = r.body;
+  if (r.path !== null) rec.path = r.path;
+  if (r.revision !== null) rec.revision = r.revision;
+  if (r.range_start !== null && r.range_end !== null) rec.range = [r.range_start, r.range_end];
+  if (r.changed !== null) rec.changed = JSON.parse(r.changed) as LineRange[];
+  if (r.verifier !== null) rec.verifier = r.verifier;
+  if (r.tool !== null) rec.tool = r.tool;
+  if (r.role !== null) rec.role = r.role as NodeRecord['role'];
+  if (r.meta !== null) rec.meta = JSON.parse(r.meta) as NodeRecord['meta'];
+  rec.tx = r.tx;
+  rec.validFrom = r.valid_from;
+  if (r.valid_to !== null) rec.validTo = r.valid_to;
+  rec.tokens = r.tokens ?? 0;
+  if (r.body_hash !== null) rec.bodyHash = r.body_hash;
+  return rec as NodeRecord;
+}

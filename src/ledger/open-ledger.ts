@@ -1,0 +1,54 @@
+import type { Engine } from '../engine/engine.js';
+import { LedgerError } from '../errors.js';
+import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
+import { Ledger } from './ledger.js';
+import { decodeSnapshot } from './snapshot-format.js';
+import type { StorageAdapter } from './storage.js';
+
+/** Options every runtime's `openLedger` accepts. Runtime entries add their asset options. */
+export interface OpenLedgerOptions {
+  /** Snapshot bytes (from `ledger.snapshot()`) to restore. */
+  snapshot?: Uint8Array;
+  /** Token encoding for bodies; defaults to the snapshot's, else `o200k_base`. */
+  encoding?: Encoding;
+  /** Durable storage; without it the ledger lives in memory only. */
+  storage?: StorageAdapter;
+}
+
+/** What a runtime entry supplies: how to start DuckDB and tiktoken there. */
+export interface RuntimeBindings {
+  openEngine(): Promise<Engine>;
+  tokenCounter(encoding: Encoding): Promise<TokenCounter>;
+}
+
+/**
+ * Opens a ledger with a runtime's bindings. Options are resolved once here; the core never
+ * re-checks defaults.
+ */
+export async function openLedgerWith(runtime: RuntimeBindings, options: OpenLedgerOptions = {}): Promise<Ledger> {
+  if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
+  if (options.encoding !== undefined && !isEncoding(options.encoding)) {
+    throw new LedgerError('INVALID_OPTION', { field: 'encoding', value: options.encoding });
+  }
+  const storage = options.storage ?? null;
+  let snapshot = options.snapshot ?? null;
+  let log: Uint8Array[] = [];
+  if (storage) {
+    if (snapshot) throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
+    ({ snapshot, log } = await storage.load());
+  }
+  const encoding = options.encoding ?? (snapshot ? (await decodeSnapshot(snapshot)).manifest.encoding : DEFAULT_ENCODING);
+  if (!isEncoding(encoding)) throw new LedgerError('SNAPSHOT_CORRUPT', { field: 'snapshot', reason: 'unknown encoding' });
+  const counter = await runtime.tokenCounter(encoding);
+  const engine = await runtime.openEngine();
+  try {
+    const ledger = snapshot
+      ? await Ledger.restore(engine, counter, snapshot, storage)
+      : await Ledger.create(engine, counter, storage);
+    if (log.length > 0) await ledger.replay(log);
+    return ledger;
+  } catch (e) {
+    await engine.close().catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,248 @@
+import { LedgerError } from '../errors.js';
+import type { ClosureReason } from '../schema/ddl.js';
+import { EDGE_JOINS, type EdgeKind, STATUS_RULES } from '../schema/kinds.js';
+import type { EdgeInput, LineRange, NodeInput, Receipt, Transaction } from '../schema/types.js';
+import { LedgerIndex } from './ledger-index.js';
+import type { BodyRow, ClosureRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
+
+/** Everything one commit writes, decided before the engine is touched. */
+export interface CommitPlan {
+  bodies: BodyRow[];
+  nodes: NodeRow[];
+  edges: EdgeRow[];
+  closures: ClosureRow[];
+  /** Index rows whose validity the commit closes (applied to the index after the engine commit). */
+  closedNodes: NodeRow[];
+  closedEdges: EdgeRow[];
+  transaction: TransactionRow;
+  receipt: Receipt;
+}
+
+/** Hash and token count of each distinct body text in the transaction. */
+export type BodyInfo = Map<string, { hash: string; tokens: number | null }>;
+
+/**
+ * Validates a shape-checked transaction against the ledger and decides every row it writes,
+ * including the supersession the rules imply:
+ * - a new `artifact_revision` of a path closes the path's valid revisions and the evidence cut
+ *   from them (only evidence overlapping `changed` ranges when the revision names them);
+ * - a new `verifier_outcome` closes the valid outcome of the same verifier;
+ * - an explicit `supersedes` edge closes its target;
+ * - a transition closes the node's current version and writes a new one;
+ * - `contradicts` edges are reported in the receipt, never resolved.
+ * Pure with respect to the index: nothing is mutated, so a rejected transaction changes nothing.
+ */
+export function planCommit(
+  tx: Transaction,
+  index: LedgerIndex,
+  bodyInfo: BodyInfo,
+  countTokens: (text: string) => number,
+): CommitPlan {
+  const epoch = tx.epoch;
+  if (epoch < index.lastEpoch) {
+    throw new LedgerError('EPOCH_REGRESSION', { field: 'epoch', epoch, lastEpoch: index.lastEpoch });
+  }
+  const txNo = index.lastTx + 1;
+  const nodesIn = tx.nodes ?? [];
+  const edgesIn = tx.edges ?? [];
+  const transitionsIn = tx.transitions ?? [];
+
+  let nextNid = index.nextNid;
+  let nextVkey = index.nextVkey;
+  let nextEkey = index.nextEkey;
+  let nextBkey = index.nextBkey;
+  let nextCkey = index.nextCkey;
+
+  // Bodies: one row per content hash not yet stored.
+  const bodies: BodyRow[] = [];
+  const newBodyKeys = new Map<string, number>();
+  const bodyKeyOf = (text: string): number => {
+    const info = bodyInfo.get(text);
+    if (!info) throw new Error('body not hashed');
+    const known = index.bodyKeys.get(info.hash) ?? newBodyKeys.get(info.hash);
+    if (known !== undefined) return known;
+    const bkey = nextBkey++;
+    newBodyKeys.set(info.hash, bkey);
+    bodies.push({ bkey, hash: info.hash, text, tokens: info.tokens ?? countTokens(text), chars: text.length, tx: txNo });
+    return bkey;
+  };
+
+  // Nodes.
+  const newNodes = new Map<string, NodeRow>();
+  const nodeRows: NodeRow[] = [];
+  nodesIn.forEach((n, i) => {
+    if (index.nodes.has(n.id) || newNodes.has(n.id)) throw new LedgerError('DUPLICATE_ID', { field: `nodes[${i}].id`, id: n.id });
+    const row = nodeRow(n, nextNid++, nextVkey++, txNo, epoch, n.body === undefined ? null : bodyKeyOf(n.body));
+    newNodes.set(n.id, row);
+    nodeRows.push(row);
+  });
+
+  const resolve = (id: string, field: string): NodeRow => {
+    const row = newNodes.get(id) ?? index.nodes.get(id);
+    if (!row || row.valid_to !== null) {
+      throw new LedgerError('DANGLING_EDGE', { field, id, reason: row ? 'the node is no longer valid' : 'no such node' });
+    }
+    return row;
+  };
+
+  // Edges.
+  const edgeRows: EdgeRow[] = [];
+  const edgeKeys = new Set<string>();
+  const contradictions: Receipt['contradictions'] = [];
+  const pushEdge = (src: NodeRow, kind: EdgeKind, dst: NodeRow): void => {
+    edgeKeys.add(LedgerIndex.edgeKey(src.nid, kind, dst.nid));
+    edgeRows.push({ ekey: nextEkey++, src: src.nid, dst: dst.nid, kind, tx: txNo, valid_from: epoch, valid_to: null });
+  };
+  const hasEdge = (src: NodeRow, kind: EdgeKind, dst: NodeRow): boolean => {
+    const key = LedgerIndex.edgeKey(src.nid, kind, dst.nid);
+    return edgeKeys.has(key) || index.validEdges.has(key);
+  };
+  edgesIn.forEach((e: EdgeInput, i) => {
+    const at = `edges[${i}]`;
+    const src = resolve(e.from, `${at}.from`);
+    const dst = resolve(e.to, `${at}.to`);
+    const joins = EDGE_JOINS[e.kind];
+    if (!joins.from.includes(src.kind) || !joins.to.includes(dst.kind) || (e.kind === 'supersedes' && src.kind !== dst.kind)) {
+      throw new LedgerError('EDGE_KIND_MISMATCH', { field: at, edge: e.kind, from: src.kind, to: dst.kind });
+    }
+    if (hasEdge(src, e.kind, dst)) throw new LedgerError('DUPLICATE_EDGE', { field: at, from: e.from, to: e.to, kind: e.kind });
+    pushEdge(src, e.kind, dst);
+    if (e.kind === 'contradicts') contradictions.push({ from: e.from, to: e.to });
+  });
+
+  // Closures (supersession) — decided in input order so receipts are deterministic.
+  const closures: ClosureRow[] = [];
+  const closedNodes: NodeRow[] = [];
+  const closedSet = new Set<NodeRow>();
+  const superseded: string[] = [];
+  const close = (row: NodeRow, reason: ClosureReason, by: NodeRow | null): void => {
+    if (row.valid_to !== null || closedSet.has(row)) return;
+    closedSet.add(row);
+    closedNodes.push(row);
+    closures.push({ ckey: nextCkey++, tx: txNo, epoch, target: 'node', key: row.vkey, reason, by_nid: by?.nid ?? null });
+    if (!superseded.includes(row.id)) superseded.push(row.id);
+  };
+  const autoSupersede = (by: NodeRow, old: NodeRow): void => {
+    if (!hasEdge(by, 'supersedes', old)) pushEdge(by, 'supersedes', old);
+  };
+
+  const revisionsSeen = new Map<string, NodeRow[]>();
+  for (const row of nodeRows) {
+    if (row.kind === 'artifact_revision' && row.path !== null) {
+      const older = [...(index.revisionsByPath.get(row.path) ?? []).map((nid) => index.byNid[nid]!), ...(revisionsSeen.get(row.path) ?? [])];
+      for (const old of older) {
+        close(old, 'newer-revision', row);
+        autoSupersede(row, old);
+      }
+      revisionsSeen.set(row.path, [...(revisionsSeen.get(row.path) ?? []), row]);
+      const changed = row.changed === null ? null : (JSON.parse(row.changed) as LineRange[]);
+      for (const nid of index.evidenceByPath.get(row.path) ?? []) {
+        const ev = index.byNid[nid]!;
+        if (ev.revision !== null && ev.revision === row.revision) continue;
+        if (changed && !overlapsAny(ev, changed)) continue;
+        close(ev, 'stale-evidence', row);
+      }
+    }
+    if (row.kind === 'verifier_outcome' && row.verifier !== null) {
+      const oldNid = index.latestOutcome.get(row.verifier);
+      const older = oldNid === undefined ? [] : [index.byNid[oldNid]!];
+      for (const other of nodeRows) {
+        if (other === row) break;
+        if (other.kind === 'verifier_outcome' && other.verifier === row.verifier) older.push(other);
+      }
+      for (const old of older) {
+        close(old, 'newer-outcome', row);
+        autoSupersede(row, old);
+      }
+    }
+  }
+  edgesIn.forEach((e) => {
+    if (e.kind !== 'supersedes') return;
+    close((newNodes.get(e.to) ?? index.nodes.get(e.to))!, 'superseded', (newNodes.get(e.from) ?? index.nodes.get(e.from))!);
+  });
+
+  // Transitions: a new version of the node with the new status.
+  const transitioned = new Set<string>();
+  transitionsIn.forEach((t, i) => {
+    const at = `transitions[${i}]`;
+    if (transitioned.has(t.id)) throw new LedgerError('DUPLICATE_ID', { field: `${at}.id`, id: t.id, reason: 'transitioned twice' });
+    transitioned.add(t.id);
+    const fresh = newNodes.get(t.id);
+    const current = fresh ?? index.nodes.get(t.id);
+    if (!current) throw new LedgerError('UNKNOWN_NODE', { field: `${at}.id`, id: t.id });
+    if (current.valid_to !== null || closedSet.has(current)) {
+      throw new LedgerError('UNKNOWN_NODE', { field: `${at}.id`, id: t.id, reason: 'the node is no longer valid' });
+    }
+    if (!STATUS_RULES[current.kind].allowed.includes(t.status)) {
+      throw new LedgerError('INVALID_STATUS', { field: `${at}.status`, value: t.status, kind: current.kind });
+    }
+    if (fresh) {
+      fresh.status = t.status;
+      return;
+    }
+    closures.push({ ckey: nextCkey++, tx: txNo, epoch, target: 'node', key: current.vkey, reason: 'status-change', by_nid: null });
+    closedNodes.push(current);
+    closedSet.add(current);
+    nodeRows.push({ ...current, vkey: nextVkey++, status: t.status, tx: txNo, valid_from: epoch, valid_to: null });
+  });
+
+  const transaction: TransactionRow = {
+    tx: txNo,
+    epoch,
+    kind: 'commit',
+    nodes: nodesIn.length,
+    edges: edgesIn.length,
+    transitions: transitionsIn.length,
+    archived_tx: null,
+  };
+  return {
+    bodies,
+    nodes: nodeRows,
+    edges: edgeRows,
+    closures,
+    closedNodes,
+    closedEdges: [],
+    transaction,
+    receipt: {
+      tx: txNo,
+      epoch,
+      counts: { nodes: nodesIn.length, edges: edgeRows.length, bodies: bodies.length, transitions: transitionsIn.length },
+      superseded,
+      contradictions,
+    },
+  };
+}
+
+function nodeRow(n: NodeInput, nid: number, vkey: number, tx: number, epoch: number, bkey: number | null): NodeRow {
+  return {
+    vkey,
+    nid,
+    id: n.id,
+    kind: n.kind,
+    status: n.status ?? STATUS_RULES[n.kind].default,
+    authority: n.authority ?? 'agent',
+    bkey,
+    path: n.path ?? null,
+    revision: n.revision ?? null,
+    range_start: n.range?.[0] ?? null,
+    range_end: n.range?.[1] ?? null,
+    verifier: n.verifier ?? null,
+    tool: n.tool ?? null,
+    role: n.role ?? null,
+    changed: n.changed === undefined ? null : JSON.stringify(n.changed),
+    meta: n.meta === undefined ? null : stableJson(n.meta),
+    tx,
+    valid_from: epoch,
+    valid_to: null,
+  };
+}
+
+function overlapsAny(ev: NodeRow, ranges: readonly LineRange[]): boolean {
+  if (ev.range_start === null || ev.range_end === null) return true;
+  return ranges.some(([a, b]) => ev.range_start! <= b && a <= ev.range_end!);
+}
+
+/** JSON with keys sorted, so equal metadata serialises to equal bytes. */
+export function stableJson(o: Readonly<Record<string, unknown>>): string {
+  return JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
+}

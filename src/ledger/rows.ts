@@ -1,0 +1,64 @@
+import type { ClosureReason } from '../schema/ddl.js';
+import type { NodeKind, Status } from '../schema/kinds.js';
+
+/** Row shapes of the ledger's tables, as written to and read from DuckDB. */
+export interface NodeRow {
+  vkey: number;
+  nid: number;
+  id: string;
+  kind: NodeKind;
+  status: Status | null;
+  authority: string;
+  bkey: number | null;
+  path: string | null;
+  revision: string | null;
+  range_start: number | null;
+  range_end: number | null;
+  verifier: string | null;
+  tool: string | null;
+  role: string | null;
+  changed: string | null;
+  meta: string | null;
+  tx: number;
+  valid_from: number;
+  valid_to: number | null;
+}
+
+export interface EdgeRow {
+  ekey: number;
+  src: number;
+  dst: number;
+  kind: string;
+  tx: number;
+  valid_from: number;
+  valid_to: number | null;
+}
+
+export interface BodyRow {
+  bkey: number;
+  hash: string;
+  text: string;
+  tokens: number;
+  chars: number;
+  tx: number;
+}
+
+export interface ClosureRow {
+  ckey: number;
+  tx: number;
+  epoch: number;
+  target: 'node' | 'edge';
+  key: number;
+  reason: ClosureReason;
+  by_nid: number | null;
+}
+
+export interface TransactionRow {
+  tx: number;
+  epoch: number;
+  kind: 'commit' | 'archive';
+  nodes: number;
+  edges: number;
+  transitions: number;
+  archived_tx: number | null;
+}

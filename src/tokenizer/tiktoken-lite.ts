@@ -1,0 +1,25 @@
+import type { Encoding, EncodingRanks, TokenCounter } from './token-counter.js';
+
+/** The subset of tiktoken's lite bindings the counter needs (same across its CJS/ESM builds). */
+export interface TiktokenLite {
+  Tiktoken: new (
+    ranks: string,
+    special: Record<string, number>,
+    pattern: string,
+  ) => {
+    encode_ordinary(text: string): Uint32Array;
+  };
+}
+
+/**
+ * Wraps an initialised tiktoken lite binding as a TokenCounter. `encode_ordinary` treats
+ * special-token text such as `<|endoftext|>` as plain text: transcripts contain it, and the
+ * default `encode` would throw on it.
+ */
+export function tokenCounterFrom(lite: TiktokenLite, encoding: Encoding, ranks: EncodingRanks): TokenCounter {
+  const encoder = new lite.Tiktoken(ranks.bpe_ranks, ranks.special_tokens, ranks.pat_str);
+  return {
+    encoding,
+    count: (text) => (text.length === 0 ? 0 : encoder.encode_ordinary(text).length),
+  };
+}

@@ -1,0 +1,48 @@
+import { openNodeEngine } from '../../src/engine/open-node.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { openLedger } from '../../src/entries/node.js';
+import { Ledger } from '../../src/ledger/ledger.js';
+import { TABLES } from '../../src/schema/ddl.js';
+import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
+
+export { openLedger };
+
+/**
+ * Property tests open hundreds of ledgers; instantiating DuckDB-WASM costs ~2 s, so a pool
+ * reuses one database per slot and drops the tables between ledgers. Closing such a ledger
+ * leaves the shared engine open.
+ */
+export class LedgerPool {
+  private engines: Engine[] = [];
+
+  async ledger(slot = 0, snapshot?: Uint8Array): Promise<Ledger> {
+    const engine = await this.engine(slot);
+    for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
+    const counter = await createNodeTokenCounter('o200k_base');
+    const shared: Engine = { ...engine, close: async () => {} };
+    return snapshot ? Ledger.restore(shared, counter, snapshot) : Ledger.create(shared, counter);
+  }
+
+  private async engine(slot: number): Promise<Engine> {
+    this.engines[slot] ??= await openNodeEngine();
+    return this.engines[slot]!;
+  }
+
+  async close(): Promise<void> {
+    for (const e of this.engines) await e?.close();
+    this.engines = [];
+  }
+}
+
+export const bytesEqual = (a: Uint8Array, b: Uint8Array): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Runs `fn` and returns the LedgerError code it threw (fails the test when it did not throw). */
+export async function codeOf(fn: () => Promise<unknown>): Promise<string> {
+  try {
+    await fn();
+  } catch (e) {
+    return (e as { code?: string }).code ?? `not a LedgerError: ${String(e)}`;
+  }
+  throw new Error('expected a rejection');
+}

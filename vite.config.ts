@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// One config for the library's Node test suite. DuckDB-WASM instantiation is CPU-heavy (~1.5 s
+// per database on this 2-core machine), so files run in forks with a bounded pool.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
