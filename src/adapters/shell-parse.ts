@@ -347,7 +347,7 @@ export function parseShell(source: string): ShellList {
   const items: ListItem[] = [];
   let complex = false;
   let connector: ListItem['connector'] = null;
-  let commands: SimpleCommand[] = [];
+  let commands: Array<{ cmd: SimpleCommand; start: number; end: number }> = [];
   let cur: { words: Extract<Token, { t: 'word' }>[]; redirects: Redirect[]; start: number; end: number } | null = null;
 
   const flushCommand = (): void => {
@@ -355,23 +355,16 @@ export function parseShell(source: string): ShellList {
     const words = cur.words;
     let k = 0;
     const env: string[] = [];
-    while (k < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((words[k] as { value: string }).value) && !(words[k] as { quoted: boolean }).quoted) {
-      env.push((words[k] as { value: string }).value);
-      k++;
-    }
-    // `VAR="x y" cmd` has a quoted value; accept any NAME= prefix as an assignment.
-    while (k < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((words[k] as { value: string }).value) && k < words.length - 1) {
+    while (k < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((words[k] as { value: string }).value)) {
       env.push((words[k] as { value: string }).value);
       k++;
     }
     const argv = words.slice(k).map((w) => w.value);
     if (argv.length || cur.redirects.length || env.length) {
       commands.push({
-        argv,
-        env,
-        redirects: cur.redirects,
-        raw: source.slice(cur.start, cur.end),
-        dynamic: words.some((w) => w.dynamic),
+        cmd: { argv, env, redirects: cur.redirects, raw: source.slice(cur.start, cur.end), dynamic: words.some((w) => w.dynamic) },
+        start: cur.start,
+        end: cur.end,
       });
     }
     cur = null;
@@ -379,11 +372,9 @@ export function parseShell(source: string): ShellList {
   const flushPipeline = (next: ListItem['connector']): void => {
     flushCommand();
     if (commands.length) {
-      const first = commands[0] as SimpleCommand;
-      const last = commands[commands.length - 1] as SimpleCommand;
-      const start = source.indexOf(first.raw);
-      const raw = commands.length === 1 ? first.raw : source.slice(start, source.indexOf(last.raw, start) + last.raw.length);
-      items.push({ pipeline: { commands, raw }, connector });
+      const first = commands[0] as { start: number };
+      const last = commands[commands.length - 1] as { end: number };
+      items.push({ pipeline: { commands: commands.map((c) => c.cmd), raw: source.slice(first.start, last.end) }, connector });
       connector = next;
     } else if (next === '&&' || next === '||') {
       connector = next;
@@ -419,7 +410,8 @@ export function parseShell(source: string): ShellList {
         break;
       case ';':
       case '\n':
-        flushPipeline(items.length || commands.length || cur ? ';' : null);
+        // A newline right after `&&`/`||` continues the list: flushPipeline keeps that connector.
+        flushPipeline(';');
         break;
       case '&':
         flushPipeline('&');
