@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // One config for the library's Node test suite. DuckDB-WASM instantiation is CPU-heavy (~1.5 s
 // per database on this 2-core machine), so files run in forks with a bounded pool.
 export default defineConfig({
+  // Examples and the demo import the package by name, as users do; tests run them from source.
+  resolve: { alias: { 'context-ledger': fileURLToPath(new URL('./src/entries/node.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],

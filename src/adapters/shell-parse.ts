@@ -94,7 +94,7 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
   const tokens: Token[] = [];
   let incomplete = false;
   let i = 0;
-  let word: string | null = null;
+  let word = null as string | null;
   let wordStart = 0;
   let dynamic = false;
   let quoted = false;
@@ -158,7 +158,7 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
         continue;
       }
       begin();
-      word += s[i + 1] ?? '';
+      word = (word ?? '') + (s[i + 1] ?? '');
       quoted = true;
       i += 2;
       continue;
@@ -169,10 +169,10 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
       const k = s.indexOf("'", i + 1);
       if (k < 0) {
         incomplete = true;
-        word += s.slice(i + 1);
+        word = (word ?? '') + s.slice(i + 1);
         i = s.length;
       } else {
-        word += s.slice(i + 1, k);
+        word = (word ?? '') + s.slice(i + 1, k);
         i = k + 1;
       }
       continue;
@@ -188,10 +188,10 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
           const e = s[j + 1] as string;
           if (e === '\n') j += 2;
           else if ('$`"\\'.includes(e)) {
-            word += e;
+            word = (word ?? '') + e;
             j += 2;
           } else {
-            word += `\\${e}`;
+            word = (word ?? '') + `\\${e}`;
             j += 2;
           }
           continue;
@@ -203,13 +203,13 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
         }
         if (d === '$' && s[j + 1] === '(') {
           const end = skipCommandSubstitution(s, j);
-          word += s.slice(j, end);
+          word = (word ?? '') + s.slice(j, end);
           dynamic = true;
           j = end;
           continue;
         }
         if (d === '`' || (d === '$' && /[A-Za-z_{0-9@*#?!-]/.test(s[j + 1] ?? ''))) dynamic = true;
-        word += d;
+        word = (word ?? '') + d;
         j++;
       }
       if (!closed) incomplete = true;
@@ -227,14 +227,14 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
           j += 2;
         } else body += s[j++];
       }
-      word += ansiC(body);
+      word = (word ?? '') + ansiC(body);
       i = j + 1;
       continue;
     }
     if (c === '$' && s[i + 1] === '(') {
       begin();
       const end = skipCommandSubstitution(s, i);
-      word += s.slice(i, end);
+      word = (word ?? '') + s.slice(i, end);
       dynamic = true;
       i = end;
       continue;
@@ -243,7 +243,7 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
       begin();
       const k = s.indexOf('`', i + 1);
       const end = k < 0 ? s.length : k + 1;
-      word += s.slice(i, end);
+      word = (word ?? '') + s.slice(i, end);
       dynamic = true;
       i = end;
       continue;
@@ -251,7 +251,7 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
     if (c === '$' && /[A-Za-z_{0-9@*#?!-]/.test(s[i + 1] ?? '')) {
       begin();
       dynamic = true;
-      word += c;
+      word = (word ?? '') + c;
       i++;
       continue;
     }
@@ -329,7 +329,7 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
       continue;
     }
     begin();
-    word += c;
+    word = (word ?? '') + c;
     i++;
   }
   endWord(i);

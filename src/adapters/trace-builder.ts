@@ -183,6 +183,7 @@ export class TraceBuilder implements FileKnowledge {
       for (const e of call.effects) {
         if (e.kind === 'view-uncertain') {
           this.count('view-uncertain');
+          this.count(`view-uncertain:${e.reason}`);
           continue;
         }
         if (e.kind === 'view') {

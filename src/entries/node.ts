@@ -2,6 +2,7 @@
  * Node entry (package `exports` condition `node`): DuckDB-WASM's Node blocking build and
  * tiktoken's lite WASM, both read from the installed packages.
  */
+import { createHash } from 'node:crypto';
 import { openNodeEngine } from '../engine/open-node.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
@@ -14,6 +15,9 @@ export interface NodeLedgerOptions extends OpenLedgerOptions {
   duckdbWasmPath?: string;
 }
 
+const nodeHashTexts = async (texts: readonly string[]): Promise<string[]> =>
+  texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
+
 /** Opens a ledger: in memory by default; `snapshot` restores; `storage` makes it durable. */
 export function openLedger(options: NodeLedgerOptions = {}): Promise<Ledger> {
   const { duckdbWasmPath, ...common } = options;
@@ -21,6 +25,7 @@ export function openLedger(options: NodeLedgerOptions = {}): Promise<Ledger> {
     {
       openEngine: () => openNodeEngine(duckdbWasmPath === undefined ? {} : { duckdbWasmPath }),
       tokenCounter: createNodeTokenCounter,
+      hashTexts: nodeHashTexts,
     },
     common,
   );

@@ -1,4 +1,9 @@
+import { EDGE_KINDS, type EdgeKind } from '../schema/kinds.js';
 import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
+
+const EDGE_KIND_INDEX = new Map<string, number>(EDGE_KINDS.map((k, i) => [k, i]));
+/** One number per (kind, dst): 11 edge kinds fit in 4 bits, nids stay far below 2^48. */
+export const edgeTarget = (kind: EdgeKind, dst: number): number => dst * 16 + EDGE_KIND_INDEX.get(kind)!;
 
 /**
  * An in-memory mirror of what validation and supersession need to know about the ledger: the
@@ -13,17 +18,15 @@ export class LedgerIndex {
   /** Latest version of each node, by nid. */
   readonly byNid: NodeRow[] = [];
   readonly bodyKeys = new Map<string, number>();
-  /** Valid edges: `src:kind:dst` → ekey. */
-  readonly validEdges = new Map<string, number>();
+  /** Valid edges as src nid → set of `dst * 16 + kind index` (numbers, not strings: an index of
+   * 400k edges keyed by strings cost more in GC than the commit itself). */
+  private readonly validEdges = new Map<number, Set<number>>();
   /** Valid artifact revisions per path, as nids in recording order. */
   readonly revisionsByPath = new Map<string, number[]>();
   /** Valid evidence per path, as nids in recording order. */
   readonly evidenceByPath = new Map<string, number[]>();
   /** Valid verifier outcome per verifier name, as nid. */
   readonly latestOutcome = new Map<string, number>();
-  /** Edge keys by endpoint nid, for closing edges with archived nodes. */
-  readonly edgesByNid = new Map<number, number[]>();
-  readonly edgeRows: EdgeRow[] = [];
   nextNid = 0;
   nextVkey = 0;
   nextEkey = 0;
@@ -34,8 +37,8 @@ export class LedgerIndex {
   /** Transactions, by number. */
   readonly transactions: TransactionRow[] = [];
 
-  static edgeKey(src: number, kind: string, dst: number): string {
-    return `${src}:${kind}:${dst}`;
+  hasValidEdge(src: number, kind: EdgeKind, dst: number): boolean {
+    return this.validEdges.get(src)?.has(edgeTarget(kind, dst)) ?? false;
   }
 
   isValid(row: NodeRow): boolean {
@@ -62,19 +65,10 @@ export class LedgerIndex {
 
   addEdge(e: EdgeRow): void {
     this.nextEkey = Math.max(this.nextEkey, e.ekey + 1);
-    this.edgeRows[e.ekey] = e;
-    if (e.valid_to === null) this.validEdges.set(LedgerIndex.edgeKey(e.src, e.kind, e.dst), e.ekey);
-    for (const nid of [e.src, e.dst]) {
-      const list = this.edgesByNid.get(nid);
-      if (list) list.push(e.ekey);
-      else this.edgesByNid.set(nid, [e.ekey]);
-    }
-  }
-
-  /** Marks an edge invalid from `epoch` on. */
-  closeEdge(e: EdgeRow, epoch: number): void {
-    e.valid_to = epoch;
-    this.validEdges.delete(LedgerIndex.edgeKey(e.src, e.kind, e.dst));
+    if (e.valid_to !== null) return;
+    const targets = this.validEdges.get(e.src);
+    if (targets) targets.add(edgeTarget(e.kind as EdgeKind, e.dst));
+    else this.validEdges.set(e.src, new Set([edgeTarget(e.kind as EdgeKind, e.dst)]));
   }
 
   /** Marks a node version invalid from `epoch` on and drops it from the per-path lookups. */

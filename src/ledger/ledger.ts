@@ -8,7 +8,7 @@ import { validateShape } from '../schema/validate-shape.js';
 import { assertEpoch, edgesAsOfSql, nodesAsOfSql } from '../sql/as-of.js';
 import type { TokenCounter } from '../tokenizer/token-counter.js';
 import { rowsToIPC } from './arrow-rows.js';
-import { contentHash } from './content-hash.js';
+import { type HashTexts, webCryptoHashTexts } from './content-hash.js';
 import { LedgerIndex } from './ledger-index.js';
 import { type BodyInfo, type CommitPlan, planCommit } from './plan-commit.js';
 import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
@@ -28,21 +28,33 @@ export class Ledger {
     private readonly counter: TokenCounter,
     /** @internal */ readonly index: LedgerIndex,
     private readonly storage: StorageAdapter | null,
+    private readonly hashTexts: HashTexts,
   ) {}
 
   /** @internal Creates the tables in a fresh database. */
-  static async create(engine: Engine, counter: TokenCounter, storage: StorageAdapter | null = null): Promise<Ledger> {
+  static async create(
+    engine: Engine,
+    counter: TokenCounter,
+    storage: StorageAdapter | null = null,
+    hashTexts: HashTexts = webCryptoHashTexts,
+  ): Promise<Ledger> {
     for (const name of TABLES) await engine.run(CREATE_TABLES[name]);
-    return new Ledger(engine, counter, new LedgerIndex(), storage);
+    return new Ledger(engine, counter, new LedgerIndex(), storage, hashTexts);
   }
 
   /** @internal Restores snapshot bytes into a fresh database; SNAPSHOT_CORRUPT on any inconsistency. */
-  static async restore(engine: Engine, counter: TokenCounter, bytes: Uint8Array, storage: StorageAdapter | null = null): Promise<Ledger> {
+  static async restore(
+    engine: Engine,
+    counter: TokenCounter,
+    bytes: Uint8Array,
+    storage: StorageAdapter | null = null,
+    hashTexts: HashTexts = webCryptoHashTexts,
+  ): Promise<Ledger> {
     const { manifest, sections } = await decodeSnapshot(bytes);
     if (manifest.encoding !== counter.encoding) {
       throw new LedgerError('SNAPSHOT_ENCODING_MISMATCH', { field: 'encoding', snapshot: manifest.encoding, requested: counter.encoding });
     }
-    const ledger = await Ledger.create(engine, counter, storage);
+    const ledger = await Ledger.create(engine, counter, storage, hashTexts);
     try {
       for (const { name, rows } of manifest.tables) {
         if (rows > 0) await engine.insertIPC(name, sections.get(name)!);
@@ -173,9 +185,7 @@ export class Ledger {
       for (const [name, rows] of inserts) if (rows.length > 0) await engine.insertIPC(name, rowsToIPC(name, rows));
       const epoch = plan.transaction.epoch;
       const closedVkeys = plan.closures.filter((c) => c.target === 'node').map((c) => c.key);
-      const closedEkeys = plan.closures.filter((c) => c.target === 'edge').map((c) => c.key);
       if (closedVkeys.length > 0) await engine.run(`UPDATE nodes SET valid_to = ${epoch} WHERE vkey IN (${closedVkeys.join(',')})`);
-      if (closedEkeys.length > 0) await engine.run(`UPDATE edges SET valid_to = ${epoch} WHERE ekey IN (${closedEkeys.join(',')})`);
       try {
         await beforeCommit();
       } catch (cause) {
@@ -193,7 +203,6 @@ export class Ledger {
     const { index } = this;
     const epoch = plan.transaction.epoch;
     for (const row of plan.closedNodes) index.closeNode(row, epoch);
-    for (const e of plan.closedEdges) index.closeEdge(e, epoch);
     index.nextCkey += plan.closures.length;
     for (const b of plan.bodies) index.addBody(b);
     for (const row of plan.nodes) index.addNodeVersion(row);
@@ -203,7 +212,7 @@ export class Ledger {
 
   private async hashBodies(tx: Transaction): Promise<BodyInfo> {
     const texts = [...new Set((tx.nodes ?? []).flatMap((n) => (n.body === undefined ? [] : [n.body])))];
-    const hashes = await Promise.all(texts.map(contentHash));
+    const hashes = await this.hashTexts(texts);
     return new Map(texts.map((t, i) => [t, { hash: hashes[i]!, tokens: null }]));
   }
 

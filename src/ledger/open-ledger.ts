@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
+import type { HashTexts } from './content-hash.js';
 import { Ledger } from './ledger.js';
 import { decodeSnapshot } from './snapshot-format.js';
 import type { StorageAdapter } from './storage.js';
@@ -19,6 +20,8 @@ export interface OpenLedgerOptions {
 export interface RuntimeBindings {
   openEngine(): Promise<Engine>;
   tokenCounter(encoding: Encoding): Promise<TokenCounter>;
+  /** Body hashing; WebCrypto when the runtime has nothing faster. */
+  hashTexts?: HashTexts;
 }
 
 /**
@@ -43,8 +46,8 @@ export async function openLedgerWith(runtime: RuntimeBindings, options: OpenLedg
   const engine = await runtime.openEngine();
   try {
     const ledger = snapshot
-      ? await Ledger.restore(engine, counter, snapshot, storage)
-      : await Ledger.create(engine, counter, storage);
+      ? await Ledger.restore(engine, counter, snapshot, storage, runtime.hashTexts)
+      : await Ledger.create(engine, counter, storage, runtime.hashTexts);
     if (log.length > 0) await ledger.replay(log);
     return ledger;
   } catch (e) {

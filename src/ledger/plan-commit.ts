@@ -2,7 +2,7 @@ import { LedgerError } from '../errors.js';
 import type { ClosureReason } from '../schema/ddl.js';
 import { EDGE_JOINS, type EdgeKind, STATUS_RULES } from '../schema/kinds.js';
 import type { EdgeInput, LineRange, NodeInput, Receipt, Transaction } from '../schema/types.js';
-import { LedgerIndex } from './ledger-index.js';
+import { edgeTarget, type LedgerIndex } from './ledger-index.js';
 import type { BodyRow, ClosureRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
 
 /** Everything one commit writes, decided before the engine is touched. */
@@ -13,7 +13,6 @@ export interface CommitPlan {
   closures: ClosureRow[];
   /** Index rows whose validity the commit closes (applied to the index after the engine commit). */
   closedNodes: NodeRow[];
-  closedEdges: EdgeRow[];
   transaction: TransactionRow;
   receipt: Receipt;
 }
@@ -87,16 +86,16 @@ export function planCommit(
 
   // Edges.
   const edgeRows: EdgeRow[] = [];
-  const edgeKeys = new Set<string>();
+  const edgeKeys = new Map<number, Set<number>>();
   const contradictions: Receipt['contradictions'] = [];
   const pushEdge = (src: NodeRow, kind: EdgeKind, dst: NodeRow): void => {
-    edgeKeys.add(LedgerIndex.edgeKey(src.nid, kind, dst.nid));
+    const targets = edgeKeys.get(src.nid);
+    if (targets) targets.add(edgeTarget(kind, dst.nid));
+    else edgeKeys.set(src.nid, new Set([edgeTarget(kind, dst.nid)]));
     edgeRows.push({ ekey: nextEkey++, src: src.nid, dst: dst.nid, kind, tx: txNo, valid_from: epoch, valid_to: null });
   };
-  const hasEdge = (src: NodeRow, kind: EdgeKind, dst: NodeRow): boolean => {
-    const key = LedgerIndex.edgeKey(src.nid, kind, dst.nid);
-    return edgeKeys.has(key) || index.validEdges.has(key);
-  };
+  const hasEdge = (src: NodeRow, kind: EdgeKind, dst: NodeRow): boolean =>
+    (edgeKeys.get(src.nid)?.has(edgeTarget(kind, dst.nid)) ?? false) || index.hasValidEdge(src.nid, kind, dst.nid);
   edgesIn.forEach((e: EdgeInput, i) => {
     const at = `edges[${i}]`;
     const src = resolve(e.from, `${at}.from`);
@@ -115,12 +114,16 @@ export function planCommit(
   const closedNodes: NodeRow[] = [];
   const closedSet = new Set<NodeRow>();
   const superseded: string[] = [];
+  const supersededIds = new Set<string>();
   const close = (row: NodeRow, reason: ClosureReason, by: NodeRow | null): void => {
     if (row.valid_to !== null || closedSet.has(row)) return;
     closedSet.add(row);
     closedNodes.push(row);
     closures.push({ ckey: nextCkey++, tx: txNo, epoch, target: 'node', key: row.vkey, reason, by_nid: by?.nid ?? null });
-    if (!superseded.includes(row.id)) superseded.push(row.id);
+    if (!supersededIds.has(row.id)) {
+      supersededIds.add(row.id);
+      superseded.push(row.id);
+    }
   };
   const autoSupersede = (by: NodeRow, old: NodeRow): void => {
     if (!hasEdge(by, 'supersedes', old)) pushEdge(by, 'supersedes', old);
@@ -201,7 +204,6 @@ export function planCommit(
     edges: edgeRows,
     closures,
     closedNodes,
-    closedEdges: [],
     transaction,
     receipt: {
       tx: txNo,

@@ -1,3 +1,4 @@
+import { withPieceCache } from './piece-cache.js';
 import type { Encoding, EncodingRanks, TokenCounter } from './token-counter.js';
 
 /** The subset of tiktoken's lite bindings the counter needs (same across its CJS/ESM builds). */
@@ -12,14 +13,16 @@ export interface TiktokenLite {
 }
 
 /**
- * Wraps an initialised tiktoken lite binding as a TokenCounter. `encode_ordinary` treats
+ * The exact counter over an initialised tiktoken lite binding. `encode_ordinary` treats
  * special-token text such as `<|endoftext|>` as plain text: transcripts contain it, and the
  * default `encode` would throw on it.
  */
-export function tokenCounterFrom(lite: TiktokenLite, encoding: Encoding, ranks: EncodingRanks): TokenCounter {
+export function directTokenCounter(lite: TiktokenLite, encoding: Encoding, ranks: EncodingRanks): TokenCounter {
   const encoder = new lite.Tiktoken(ranks.bpe_ranks, ranks.special_tokens, ranks.pat_str);
-  return {
-    encoding,
-    count: (text) => (text.length === 0 ? 0 : encoder.encode_ordinary(text).length),
-  };
+  return { encoding, count: (text) => (text.length === 0 ? 0 : encoder.encode_ordinary(text).length) };
+}
+
+/** The counter the ledger uses: the exact counter behind a per-piece cache. */
+export function tokenCounterFrom(lite: TiktokenLite, encoding: Encoding, ranks: EncodingRanks): TokenCounter {
+  return withPieceCache(directTokenCounter(lite, encoding, ranks), ranks.pat_str);
 }

@@ -19,6 +19,12 @@ export function createNodeTokenCounter(encoding: Encoding): Promise<TokenCounter
 }
 
 async function build(encoding: Encoding): Promise<TokenCounter> {
+  const { lite, ranks } = await loadNodeTiktoken(encoding);
+  return tokenCounterFrom(lite, encoding, ranks);
+}
+
+/** Loads tiktoken's lite WASM and an encoding's ranks from the installed package. */
+export async function loadNodeTiktoken(encoding: Encoding): Promise<{ lite: TiktokenLite; ranks: EncodingRanks }> {
   const fs = await import('node:fs/promises');
   const init = require('@dqbd/tiktoken/lite/init') as TiktokenLite & {
     init(cb: (imports: WebAssembly.Imports) => Promise<WebAssembly.WebAssemblyInstantiatedSource>): Promise<unknown>;
@@ -29,7 +35,7 @@ async function build(encoding: Encoding): Promise<TokenCounter> {
     const bytes = await fs.readFile(wasmPath);
     await init.init((imports) => WebAssembly.instantiate(bytes, imports));
     const ranks = JSON.parse(await fs.readFile(ranksPath, 'utf8')) as EncodingRanks;
-    return tokenCounterFrom(init, encoding, ranks);
+    return { lite: init, ranks };
   } catch (cause) {
     throw new LedgerError('ASSET_UNAVAILABLE', { field: 'encoding', asset: `tiktoken ${encoding}`, reason: String(cause) }, cause);
   }

@@ -28,7 +28,8 @@ const txSpec = fc.record({
 });
 
 export const arbitraryScript = fc.array(txSpec, { minLength: 1, maxLength: 8 });
-export type Script = fc.Infer<typeof arbitraryScript>;
+type ArbitraryValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
+export type Script = ArbitraryValue<typeof arbitraryScript>;
 
 export function toTransactions(script: Script, idPrefix = 'n'): Transaction[] {
   const kinds: Array<[string, NodeKind]> = [];

@@ -1,0 +1,16 @@
+/** Tolerant readers for untrusted transcript JSON. */
+
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Text of a message `content`: a string, or the text parts of a content-part array
+ * (`[{type:'text', text}]`); anything else is ''.
+ */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((p) => (typeof p === 'string' ? p : isRecord(p) && typeof p.text === 'string' ? p.text : ''))
+    .filter((s) => s.length > 0)
+    .join('\n');
+}

@@ -1,0 +1,123 @@
+/**
+ * Test and reproduction runs. A verifier's name is its command with whitespace collapsed, so a
+ * rerun of the same command supersedes the older outcome. The status is read from the return code
+ * and the output: `error` means the check could not run (import/collection errors, missing
+ * script, timeout), `failed` means it ran and reported a failure.
+ */
+import type { SimpleCommand } from './shell-parse.js';
+import type { VerifierStatus } from './types.js';
+
+const PY = /^(?:\S*\/)?python(?:\d(?:\.\d+)?)?$/;
+const SCRIPT = /^(?:reproduce|reproduction|repro)[\w.-]*\.(?:py|sh)$|^test_[\w.-]*\.(?:py|sh)$|^[\w.-]*_test\.py$|^tests?\.py$/;
+
+/** Words that may precede the real command (`timeout 60 pytest`, `env X=1 pytest`). */
+function unwrap(argv: readonly string[]): string[] {
+  let a = [...argv];
+  for (let guard = 0; guard < 4; guard++) {
+    const first = a[0];
+    if (first === 'timeout') {
+      let k = 1;
+      while (k < a.length && (a[k] as string).startsWith('-')) k++;
+      a = a.slice(k + 1);
+    } else if (first === 'env') {
+      let k = 1;
+      while (k < a.length && /^[A-Za-z_][A-Za-z0-9_]*=|^-/.test(a[k] as string)) k++;
+      a = a.slice(k);
+    } else if (first === 'time' || first === 'nice' || first === 'xvfb-run' || first === 'coverage' && a[1] === 'run') {
+      a = a.slice(first === 'coverage' ? 2 : 1);
+    } else break;
+  }
+  return a;
+}
+
+const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+
+/** Which kind of check a command is, or undefined when it is not one. */
+export function verifierKind(cmd: SimpleCommand): 'pytest' | 'runner' | 'script' | undefined {
+  const a = unwrap(cmd.argv);
+  const [name, ...rest] = a;
+  if (!name) return undefined;
+  const b = base(name);
+  if (b === 'pytest' || b === 'py.test') return 'pytest';
+  if (b === 'tox' || b === 'nox') return 'runner';
+  if (b === 'runtests.py' || (b === 'test' && /(^|\/)bin\/test$/.test(name))) return 'runner';
+  if (b === 'make' && rest.some((r) => /^test/.test(r) || r === 'check')) return 'runner';
+  if (SCRIPT.test(b) && (name.startsWith('./') || name.includes('/'))) return 'script';
+  if (PY.test(name)) {
+    let k = 0;
+    while (k < rest.length && /^-[bBdEhiIOqsSuvWX]+$/.test(rest[k] as string)) k++;
+    while (k < rest.length && /^-[WX]$/.test(rest[k] as string)) k += 2;
+    const first = rest[k];
+    if (first === undefined) return undefined;
+    if (first === '-m') {
+      const mod = rest[k + 1] ?? '';
+      if (mod === 'pytest' || mod === 'py.test') return 'pytest';
+      if (mod === 'unittest' || mod === 'django' && rest[k + 2] === 'test' || mod === 'nose' || mod === 'tox') return 'runner';
+      return undefined;
+    }
+    if (first.startsWith('-')) return undefined;
+    const fb = base(first);
+    if (fb === 'runtests.py' || /(^|\/)bin\/test$/.test(first)) return 'runner';
+    if (fb === 'manage.py' && rest[k + 1] === 'test') return 'runner';
+    if (SCRIPT.test(fb)) return 'script';
+    return undefined;
+  }
+  if (/^(bash|sh)$/.test(b) && rest[0] && SCRIPT.test(base(rest[0]))) return 'script';
+  return undefined;
+}
+
+/** Shell-quotes an argument only when it needs it, so names stay readable and stable. */
+const quote = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/** The verifier's name: env assignments and argv, redirects dropped, whitespace collapsed. */
+export function verifierName(cmd: SimpleCommand): string {
+  return [...cmd.env, ...cmd.argv].map(quote).join(' ');
+}
+
+const FAILURE = [
+  /\b[1-9]\d* (?:failed|errors?)\b/,
+  /^FAILED\b/m,
+  /^FAIL:/m,
+  /^ERROR: test/m,
+  /\bFAILED \((?:failures|errors)=/,
+  /Traceback \(most recent call last\)/,
+  /\bAssertionError\b/,
+  /\b(?:FAIL|FAILURE|FAILED)\b/,
+  /\b(?:tests?|assertions?|checks?) failed\b/i,
+  /(?<!\bnot )\b(?:issue|bug) (?:is )?(?:still )?(?:reproduced|present)\b/i,
+];
+
+const CANNOT_RUN = [
+  /ERROR collecting/,
+  /errors? during collection/,
+  /ImportError while (?:importing|loading)/,
+  /^ERROR: (?:file or directory not found|not found):/m,
+  /no tests ran/,
+  /: can't open file .*No such file or directory/,
+  /command not found/,
+  /No module named pytest\b/,
+];
+
+/** Final exception of the last traceback in the output, e.g. `ModuleNotFoundError`. */
+function lastException(out: string): string | undefined {
+  const idx = out.lastIndexOf('Traceback (most recent call last)');
+  if (idx < 0) return undefined;
+  const lines = out.slice(idx).split('\n');
+  for (let k = 1; k < lines.length; k++) {
+    const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Configured))\b/.exec(lines[k] as string);
+    if (m) return (m[1] as string).split('.').pop();
+  }
+  return undefined;
+}
+
+export function verifierStatus(kind: 'pytest' | 'runner' | 'script', output: string, returncode: number | undefined, timedOut: boolean): VerifierStatus {
+  if (timedOut) return 'error';
+  if (returncode === 127 || returncode === 126) return 'error';
+  if (kind === 'pytest' && returncode !== undefined && returncode >= 2 && returncode <= 5) return 'error';
+  if (CANNOT_RUN.some((re) => re.test(output))) return 'error';
+  const exc = lastException(output);
+  if (exc && /^(ModuleNotFoundError|ImportError|SyntaxError|IndentationError|TabError|ImproperlyConfigured|AppRegistryNotReady)$/.test(exc)) return 'error';
+  if (returncode !== undefined && returncode !== 0) return 'failed';
+  if (FAILURE.some((re) => re.test(output))) return 'failed';
+  return 'passed';
+}

@@ -1,0 +1,71 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toJsPattern } from '../../src/tokenizer/piece-cache.js';
+import { directTokenCounter, tokenCounterFrom } from '../../src/tokenizer/tiktoken-lite.js';
+import { loadNodeTiktoken } from '../../src/tokenizer/tiktoken-node.js';
+import { ENCODINGS } from '../../src/tokenizer/token-counter.js';
+
+/** Real text to compare on: this project's sources, and the shared evaluation data when present. */
+function corpus(): string[] {
+  const texts: string[] = [];
+  const walk = (dir: string) => {
+    for (const f of readdirSync(dir, { withFileTypes: true })) {
+      const p = `${dir}/${f.name}`;
+      if (f.isDirectory()) walk(p);
+      else if (/\.(ts|md)$/.test(f.name)) texts.push(readFileSync(p, 'utf8'));
+    }
+  };
+  walk('src');
+  walk('demo');
+  const locomo = '../shared/data/locomo/locomo-dev7.json';
+  if (existsSync(locomo)) texts.push(readFileSync(locomo, 'utf8').slice(0, 400_000));
+  return texts;
+}
+
+describe.each(ENCODINGS)('piece-cached token counts equal tiktoken (%s)', async (encoding) => {
+  const { lite, ranks } = await loadNodeTiktoken(encoding);
+  const direct = directTokenCounter(lite, encoding, ranks);
+  const cached = tokenCounterFrom(lite, encoding, ranks);
+
+  it('on real code and prose, chunk by chunk', () => {
+    let compared = 0;
+    for (const text of corpus()) {
+      for (let i = 0; i < text.length; i += 700) {
+        const chunk = text.slice(i, i + 700);
+        expect(cached.count(chunk), JSON.stringify(chunk.slice(0, 80))).toBe(direct.count(chunk));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
+
+  it('on random Unicode, whitespace and contractions', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+      fc.constantFrom("'s", "'LL", "'Re", ' \u0085 ', '\ufeff', '\r\n\r\n', '  \n', '\t', '123456', 'ÀB', 'ǅx', '٣٤', '\u3000', '🙂🙂', 'x\u0301y', '\u180e', '\u200b', '\u001c', '\u00a0\u00a0'),
+      fc.string({ unit: 'binary', maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const text = parts.join('');
+        expect(cached.count(text)).toBe(direct.count(text));
+      }),
+      { numRuns: 3000, seed: 7 },
+    );
+  });
+
+  it('special-token text counts as plain text', () => {
+    expect(cached.count('a <|endoftext|> b')).toBe(direct.count('a <|endoftext|> b'));
+    expect(cached.count('a <|endoftext|> b')).toBeGreaterThan(3);
+  });
+});
+
+describe('toJsPattern', () => {
+  it('rewrites case-insensitive groups and whitespace classes', () => {
+    const js = toJsPattern("(?i:'s|'ll)|\\s+(?!\\S)|[^\\s\\p{L}]");
+    expect(js).toContain("(?:'[sS]|'[lL][lL])");
+    expect(js).not.toMatch(/\\[sS]/);
+    expect(() => new RegExp(js, 'gu')).not.toThrow();
+  });
+});
