@@ -20,3 +20,13 @@ export type {
   TransitionInput,
 } from './schema/types.js';
 export { ENCODINGS, type Encoding } from './tokenizer/token-counter.js';
+export type { RerunCandidate } from './working-set/rerun.js';
+export type {
+  AnthropicBlock,
+  AnthropicMessage,
+  MessageShape,
+  OpenAIMessage,
+} from './working-set/render-messages.js';
+export type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './working-set/types.js';
+export { validateAnthropicMessages, validateOpenAIMessages } from './working-set/validate-messages.js';
+export { WorkingSet } from './working-set/working-set.js';

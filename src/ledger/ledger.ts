@@ -12,6 +12,11 @@ import { type HashTexts, webCryptoHashTexts } from './content-hash.js';
 import { LedgerIndex } from './ledger-index.js';
 import { type BodyInfo, type CommitPlan, planCommit } from './plan-commit.js';
 import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
+import { materialize } from '../working-set/materialize.js';
+import { type RerunCandidate, rerunCandidates } from '../working-set/rerun.js';
+import type { MaterializeRequest } from '../working-set/types.js';
+import type { WorkingSet } from '../working-set/working-set.js';
+import { planArchive } from './plan-archive.js';
 import { decodeSnapshot, encodeSnapshot, SNAPSHOT_FORMAT, type SnapshotManifest } from './snapshot-format.js';
 import type { StorageAdapter } from './storage.js';
 
@@ -110,7 +115,8 @@ export class Ledger {
           throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}]`, reason: 'log record is not JSON' }, cause);
         }
         if (record.op === 'commit') await this.commitNow(record.tx, false);
-        else throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}].op`, reason: `unknown op ${String(record.op)}` });
+        else if (record.op === 'archive') await this.apply(await planArchive(this.engine, this.index, record.tx, record.epoch), () => undefined);
+        else throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}].op`, reason: `unknown op ${String((record as { op?: unknown }).op)}` });
       }
     });
   }
@@ -143,6 +149,45 @@ export class Ledger {
         }),
       );
       return { nodes, edges };
+    });
+  }
+
+  /**
+   * The smallest evidence-closed working set that fits the budget, for the active task and
+   * steering (or the given roots), with an explanation for every candidate.
+   */
+  materialize(request: MaterializeRequest): Promise<WorkingSet> {
+    return this.exclusive(() =>
+      materialize(
+        {
+          engine: this.engine,
+          lastEpoch: this.index.lastEpoch,
+          nidOf: (id) => this.index.nodes.get(id)?.nid,
+          countTokens: (text) => this.counter.count(text),
+        },
+        request,
+      ),
+    );
+  }
+
+  /** Failed verifiers valid at `epoch` whose sources got a newer revision since they ran. */
+  rerunCandidates(epoch: number = this.index.lastEpoch, options: { authority?: readonly string[] } = {}): Promise<RerunCandidate[]> {
+    return this.exclusive(async () => {
+      assertEpoch(epoch);
+      return rerunCandidates(this.engine, epoch, options.authority ? [...options.authority] : null);
+    });
+  }
+
+  /**
+   * Archives a completed, unreferenced discovery transaction (closes its nodes from `epoch`,
+   * default the last epoch); refused with ARCHIVE_REFUSED when something still depends on it.
+   */
+  archive(tx: number, options: { epoch?: number } = {}): Promise<Receipt> {
+    return this.exclusive(async () => {
+      const epoch = options.epoch ?? this.index.lastEpoch;
+      const plan = await planArchive(this.engine, this.index, tx, epoch);
+      await this.apply(plan, () => this.storage?.append(encodeLogRecord({ op: 'archive', tx, epoch })));
+      return plan.receipt;
     });
   }
 

@@ -1,0 +1,67 @@
+import type { Engine } from '../engine/engine.js';
+import { rowsOf } from '../engine/rows.js';
+import { LedgerError } from '../errors.js';
+import { intLiteral } from '../sql/literals.js';
+import type { LedgerIndex } from './ledger-index.js';
+import type { CommitPlan } from './plan-commit.js';
+import type { ClosureRow, NodeRow } from './rows.js';
+
+const DISCOVERY_KINDS = new Set(['action', 'tool_call', 'tool_result', 'evidence', 'message']);
+
+/**
+ * Plans archiving a completed, unreferenced discovery transaction: one that only looked
+ * (actions, tool calls and results, evidence, messages), has nothing open, changed no earlier
+ * node, and that nothing valid outside it depends on (a task's `plans` edge to its action is
+ * the parent link, not a dependency). Archiving is a new transaction closing its nodes; nothing
+ * is deleted. Anything else is refused with ARCHIVE_REFUSED naming why.
+ */
+export async function planArchive(engine: Engine, index: LedgerIndex, txNo: number, epoch: number): Promise<CommitPlan> {
+  const refuse = (reason: string, extra: Record<string, unknown> = {}) =>
+    new LedgerError('ARCHIVE_REFUSED', { field: 'tx', tx: txNo, reason, ...extra });
+  if (!Number.isSafeInteger(txNo) || index.transactions[txNo]?.kind !== 'commit') throw refuse('no such committed transaction');
+  if (!Number.isSafeInteger(epoch) || epoch < index.lastEpoch) {
+    throw new LedgerError('EPOCH_REGRESSION', { field: 'epoch', epoch, lastEpoch: index.lastEpoch });
+  }
+  const written = rowsOf<{ nid: number; id: string; kind: string; first_tx: number }>(
+    await engine.query(
+      `SELECT n.nid, n.id, n.kind, (SELECT min(x.tx) FROM nodes x WHERE x.nid = n.nid)::INTEGER AS first_tx
+       FROM nodes n WHERE n.tx = ${intLiteral(txNo)} ORDER BY n.vkey`,
+    ),
+  );
+  if (written.length === 0) throw refuse('the transaction wrote no nodes');
+  const rewrite = written.find((w) => w.first_tx !== txNo);
+  if (rewrite) throw refuse(`it changes an earlier node (${rewrite.id})`);
+  const notDiscovery = written.find((w) => !DISCOVERY_KINDS.has(w.kind));
+  if (notDiscovery) throw refuse(`not a discovery transaction: it records ${notDiscovery.kind} ${notDiscovery.id}`);
+  const current = written.map((w) => index.byNid[w.nid]!);
+  const open = current.find((n) => n.status === 'open');
+  if (open) throw refuse(`not completed: ${open.id} is open`);
+  const valid = current.filter((n) => n.valid_to === null);
+  if (valid.length === 0) throw refuse('nothing in it is valid any more');
+  const nids = written.map((w) => intLiteral(w.nid)).join(', ');
+  const dependants = rowsOf<{ id: string; kind: string; edge: string; target: string }>(
+    await engine.query(
+      `SELECT DISTINCT s.id, s.kind, e.kind AS edge, d.id AS target FROM edges e
+       JOIN nodes s ON s.nid = e.src AND s.valid_to IS NULL
+       JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL
+       WHERE e.valid_to IS NULL AND e.dst IN (${nids}) AND e.src NOT IN (${nids})
+         AND NOT (e.kind = 'plans' AND s.kind IN ('task', 'steering', 'action'))
+       ORDER BY s.id, edge, target`,
+    ),
+  );
+  if (dependants.length > 0) {
+    throw refuse(`referenced: ${dependants.map((d) => `${d.id} ${d.edge} ${d.target}`).join('; ')}`, { dependants: dependants.map((d) => d.id) });
+  }
+  const tx = index.lastTx + 1;
+  let ckey = index.nextCkey;
+  const closures: ClosureRow[] = valid.map((n: NodeRow) => ({ ckey: ckey++, tx, epoch, target: 'node', key: n.vkey, reason: 'archived', by_nid: null }));
+  return {
+    bodies: [],
+    nodes: [],
+    edges: [],
+    closures,
+    closedNodes: valid,
+    transaction: { tx, epoch, kind: 'archive', nodes: 0, edges: 0, transitions: 0, archived_tx: txNo },
+    receipt: { tx, epoch, counts: { nodes: 0, edges: 0, bodies: 0, transitions: 0 }, superseded: valid.map((n) => n.id), contradictions: [] },
+  };
+}

@@ -1,0 +1,93 @@
+import type { Engine } from '../engine/engine.js';
+import { LedgerError } from '../errors.js';
+import { loadCandidates } from './load-candidates.js';
+import { compare, packUnits } from './pack.js';
+import { readingOrder } from './order.js';
+import { resolveMaterializeRequest } from './request.js';
+import { assignTiers, currentActions } from './tiers.js';
+import type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './types.js';
+import { buildUnits } from './units.js';
+import { WorkingSet } from './working-set.js';
+
+/** What the materializer needs from a ledger (kept narrow so it stays testable). */
+export interface MaterializeContext {
+  engine: Engine;
+  lastEpoch: number;
+  nidOf(id: string): number | undefined;
+  countTokens(text: string): number;
+}
+
+/**
+ * The smallest evidence-closed working set that fits the budget (architecture §3): closure by
+ * recursive SQL from the roots, tiers above recency, whole units packed tier by tier, each body
+ * once, and an explanation record for every candidate.
+ */
+export async function materialize(ctx: MaterializeContext, request: MaterializeRequest): Promise<WorkingSet> {
+  const req = resolveMaterializeRequest(request, ctx.lastEpoch);
+  if (req.roots) {
+    req.roots.forEach((id, i) => {
+      if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: `roots[${i}]`, id });
+    });
+  }
+  const graph = await loadCandidates(ctx.engine, req, req.roots, ctx.nidOf);
+  const current = currentActions(graph.candidates);
+  const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
+  const { units, unanswered } = buildUnits(graph.candidates, graph.edges, tiers, graph.openDependants);
+  const refCost = ctx.countTokens(refText('x'.repeat(24)));
+  const { included, excluded } = packUnits(units, req.budget, refCost);
+
+  // Each body once: the first item in reading order carries it, later ones refer to it.
+  const items: WorkingSetItem[] = [];
+  const carrier = new Map<string, string>();
+  for (const { member: m, unit } of readingOrder(included, graph.edges)) {
+    const item: WorkingSetItem = { id: m.id, kind: m.kind, tier: unit.tier, tokens: 0, tx: m.tx, authority: m.authority, unit: unit.key };
+    if (m.bodyHash !== null) {
+      const first = carrier.get(m.bodyHash);
+      if (first !== undefined && m.tokens > refCost) {
+        item.ref = first;
+        item.tokens = Math.min(m.tokens, refCost);
+      } else {
+        if (first === undefined) carrier.set(m.bodyHash, m.id);
+        item.body = m.body ?? '';
+        item.tokens = m.tokens;
+      }
+    }
+    if (m.status !== null) item.status = m.status;
+    if (m.path !== null) item.path = m.path;
+    if (m.revision !== null) item.revision = m.revision;
+    if (m.range !== null) item.range = m.range;
+    if (m.verifier !== null) item.verifier = m.verifier;
+    if (m.tool !== null) item.tool = m.tool;
+    if (m.role !== null) item.role = m.role;
+    items.push(item);
+  }
+
+  const explanation: ExplanationRecord[] = [];
+  for (const item of items) {
+    const reason = tiers.get(graph.candidates.get(ctx.nidOf(item.id)!)!.nid)!.reason;
+    explanation.push({ id: item.id, included: true, tier: item.tier, reason: item.ref ? `${reason}; body shared with ${item.ref}` : reason });
+  }
+  const out: ExplanationRecord[] = [];
+  for (const unit of excluded) {
+    for (const m of unit.members) out.push({ id: m.id, included: false, tier: unit.tier, reason: `budget (${tiers.get(m.nid)!.reason})` });
+  }
+  for (const c of unanswered) out.push({ id: c.id, included: false, tier: tiers.get(c.nid)!.tier, reason: 'unanswered call: a call is never shown without its result' });
+  for (const b of graph.beyondBound) out.push({ id: b.id, included: false, reason: 'beyond the bound' });
+  for (const c of graph.closed) {
+    out.push({ id: c.id, included: false, reason: c.reason === 'archived' ? 'archived' : `superseded${c.by ? ` by ${c.by}` : ''} at epoch ${c.closedAt}` });
+  }
+  out.sort((a, b) => compare(a.id, b.id));
+  explanation.push(...out);
+
+  return new WorkingSet({
+    epoch: req.epoch,
+    items,
+    tokens: items.reduce((n, i) => n + i.tokens, 0),
+    budget: { tokens: req.budget.tokens, ...(request.budget.records === undefined ? {} : { records: req.budget.records }), ...(request.budget.chars === undefined ? {} : { chars: req.budget.chars }) },
+    graphTruncated: graph.graphTruncated,
+    explanation,
+  });
+}
+
+/** How a repeated body is referenced when rendered. */
+export const refText = (id: string): string => `[same content as ${id}]`;

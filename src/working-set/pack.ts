@@ -1,0 +1,55 @@
+import type { Unit } from './types.js';
+
+export interface Budget {
+  tokens: number;
+  records: number;
+  chars: number;
+}
+
+export interface PackResult {
+  included: Unit[];
+  excluded: Unit[];
+}
+
+/**
+ * Packs whole units into the budget, tier by tier (within a tier the most recent first, then by
+ * key), skipping a unit that does not fit and trying the next. A body already packed costs only
+ * its reference (`refTokens`), so each body is paid for once. Pure and deterministic.
+ */
+export function packUnits(units: readonly Unit[], budget: Budget, refTokens: number): PackResult {
+  const ordered = [...units].sort((a, b) => a.tier - b.tier || b.tx - a.tx || compare(a.key, b.key));
+  const paid = new Set<string>();
+  let tokens = 0;
+  let records = 0;
+  let chars = 0;
+  const included: Unit[] = [];
+  const excluded: Unit[] = [];
+  for (const unit of ordered) {
+    let t = 0;
+    let c = 0;
+    const fresh: string[] = [];
+    for (const m of unit.members) {
+      if (m.bodyHash === null) continue;
+      if (paid.has(m.bodyHash) || fresh.includes(m.bodyHash)) {
+        t += Math.min(m.tokens, refTokens);
+        continue;
+      }
+      fresh.push(m.bodyHash);
+      t += m.tokens;
+      c += m.body?.length ?? 0;
+    }
+    if (tokens + t <= budget.tokens && records + unit.members.length <= budget.records && chars + c <= budget.chars) {
+      tokens += t;
+      records += unit.members.length;
+      chars += c;
+      for (const h of fresh) paid.add(h);
+      included.push(unit);
+    } else {
+      excluded.push(unit);
+    }
+  }
+  return { included, excluded };
+}
+
+/** Code-unit order, independent of locale. */
+export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,152 @@
+import { refText } from './materialize.js';
+import { toolIdMapper } from './tool-ids.js';
+import type { WorkingSetItem } from './types.js';
+
+export type MessageShape = 'openai' | 'anthropic';
+
+export interface OpenAIMessage {
+  role: 'user' | 'assistant' | 'tool';
+  content: string | null;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: AnthropicBlock[];
+}
+
+/** A shape-neutral turn list both renderers are derived from. */
+type Turn =
+  | { kind: 'context'; text: string }
+  | { kind: 'assistant'; text: string | null; calls: Array<{ id: string; name: string; input: string }> }
+  | { kind: 'results'; results: Array<{ id: string; content: string; error: boolean }>; text: string | null };
+
+const CONTEXT_KINDS = new Set(['task', 'steering', 'claim', 'evidence', 'artifact_revision', 'verifier_outcome', 'message']);
+
+/**
+ * Turns the items (already in reading order, every call with its results) into turns: one
+ * context message with the task, steering, claims and evidence, then the action log, each
+ * action's tool calls answered by their results right after them. A body shown once elsewhere
+ * is rendered as a reference.
+ */
+function toTurns(items: readonly WorkingSetItem[]): Turn[] {
+  const turns: Turn[] = [];
+  const context: string[] = [];
+  const byId = new Map(items.map((i) => [i.id, i]));
+  const bodyOf = (i: WorkingSetItem) => (i.ref !== undefined ? refText(i.ref) : (i.body ?? ''));
+  const resultsOf = new Map<string, WorkingSetItem[]>();
+  let lastCall: string | null = null;
+  for (const i of items) {
+    if (i.kind === 'tool_call') lastCall = i.id;
+    else if (i.kind === 'tool_result' && lastCall !== null && byId.get(lastCall)?.unit === i.unit) {
+      resultsOf.set(lastCall, [...(resultsOf.get(lastCall) ?? []), i]);
+    }
+  }
+  const answered = new Set([...resultsOf.values()].flat().map((r) => r.id));
+
+  let pendingAssistant: Extract<Turn, { kind: 'assistant' }> | null = null;
+  let pendingUnit: string | null = null;
+  const flushAssistant = () => {
+    if (!pendingAssistant) return;
+    turns.push(pendingAssistant);
+    if (pendingAssistant.calls.length > 0) {
+      turns.push({
+        kind: 'results',
+        results: pendingAssistant.calls.flatMap((c) =>
+          (resultsOf.get(c.id) ?? []).map((r) => ({ id: c.id, content: bodyOf(r), error: r.status === 'error' })),
+        ),
+        text: null,
+      });
+    }
+    pendingAssistant = null;
+  };
+  for (const i of items) {
+    if (CONTEXT_KINDS.has(i.kind) || (i.kind === 'tool_result' && !answered.has(i.id))) {
+      context.push(contextBlock(i, bodyOf(i)));
+      continue;
+    }
+    if (i.kind === 'action') {
+      flushAssistant();
+      pendingAssistant = { kind: 'assistant', text: i.body !== undefined || i.ref !== undefined ? bodyOf(i) : null, calls: [] };
+      pendingUnit = i.unit;
+    } else if (i.kind === 'tool_call') {
+      if (!resultsOf.has(i.id)) continue;
+      // Calls join their action's assistant message; a call kept without its action (a cut,
+      // finished transaction) gets an assistant message of its own.
+      if (pendingUnit !== i.unit) flushAssistant();
+      pendingAssistant ??= { kind: 'assistant', text: null, calls: [] };
+      pendingUnit = i.unit;
+      pendingAssistant.calls.push({ id: i.id, name: i.tool ?? 'tool', input: bodyOf(i) });
+    }
+  }
+  flushAssistant();
+  if (context.length > 0) turns.unshift({ kind: 'context', text: context.join('\n\n') });
+  return turns;
+}
+
+function contextBlock(i: WorkingSetItem, body: string): string {
+  const where = i.path ? ` ${i.path}${i.range ? `:${i.range[0]}-${i.range[1]}` : ''}${i.revision ? ` @${i.revision}` : ''}` : '';
+  const extra = [i.status, i.verifier ? `verifier: ${i.verifier}` : '', i.role ? `role: ${i.role}` : ''].filter(Boolean).join(', ');
+  return `[${i.id}] ${i.kind}${where}${extra ? ` (${extra})` : ''}\n${body}`;
+}
+
+export function renderOpenAI(items: readonly WorkingSetItem[]): OpenAIMessage[] {
+  const toolId = toolIdMapper();
+  const out: OpenAIMessage[] = [];
+  for (const t of toTurns(items)) {
+    if (t.kind === 'context') out.push({ role: 'user', content: t.text });
+    else if (t.kind === 'assistant') {
+      const msg: OpenAIMessage = { role: 'assistant', content: t.text };
+      if (t.calls.length > 0) {
+        msg.tool_calls = t.calls.map((c) => ({
+          id: toolId(c.id),
+          type: 'function' as const,
+          function: { name: c.name, arguments: JSON.stringify({ command: c.input }) },
+        }));
+      }
+      out.push(msg);
+    } else {
+      for (const r of t.results) out.push({ role: 'tool', tool_call_id: toolId(r.id), content: r.content });
+    }
+  }
+  return out;
+}
+
+export function renderAnthropic(items: readonly WorkingSetItem[]): AnthropicMessage[] {
+  const toolId = toolIdMapper();
+  const out: AnthropicMessage[] = [];
+  const push = (role: AnthropicMessage['role'], blocks: AnthropicBlock[]) => {
+    if (blocks.length === 0) return;
+    const last = out[out.length - 1];
+    // Anthropic requires alternating roles: consecutive turns of one role merge, keeping
+    // tool_result blocks first in a user message.
+    if (last && last.role === role) {
+      const results = [...last.content, ...blocks].filter((b) => b.type === 'tool_result');
+      const rest = [...last.content, ...blocks].filter((b) => b.type !== 'tool_result');
+      last.content = role === 'user' ? [...results, ...rest] : [...last.content, ...blocks];
+    } else out.push({ role, content: blocks });
+  };
+  const turns = toTurns(items);
+  if (turns[0]?.kind !== 'context') push('user', [{ type: 'text', text: '(no context items)' }]);
+  for (const t of turns) {
+    if (t.kind === 'context') push('user', [{ type: 'text', text: t.text }]);
+    else if (t.kind === 'assistant') {
+      const blocks: AnthropicBlock[] = t.text ? [{ type: 'text', text: t.text }] : [];
+      for (const c of t.calls) blocks.push({ type: 'tool_use', id: toolId(c.id), name: c.name, input: { command: c.input } });
+      if (blocks.length === 0) blocks.push({ type: 'text', text: '(action)' });
+      push('assistant', blocks);
+    } else {
+      push(
+        'user',
+        t.results.map((r) => ({ type: 'tool_result' as const, tool_use_id: toolId(r.id), content: r.content, ...(r.error ? { is_error: true } : {}) })),
+      );
+    }
+  }
+  return out;
+}

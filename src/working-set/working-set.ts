@@ -1,0 +1,94 @@
+import type { Transaction } from '../schema/types.js';
+import { type AnthropicMessage, type MessageShape, type OpenAIMessage, renderAnthropic, renderOpenAI } from './render-messages.js';
+import type { ExplanationRecord, WorkingSetItem } from './types.js';
+
+const CITABLE = new Set(['evidence', 'artifact_revision', 'tool_result', 'message', 'claim', 'task', 'steering']);
+
+/**
+ * A materialized working set. Plain data (items, tokens, budget, graphTruncated, explanation)
+ * serialises with JSON.stringify byte-identically for the same ledger and request; the methods
+ * render it or turn it into records to commit back.
+ */
+export class WorkingSet {
+  readonly epoch: number;
+  /** In the order a model should read them. */
+  readonly items: WorkingSetItem[];
+  /** Sum of item tokens: bodies, and references for repeated bodies. Never above budget.tokens. */
+  readonly tokens: number;
+  readonly budget: { tokens: number; records?: number; chars?: number };
+  /** True when a closure bound (hops or nodes) cut the graph walk. */
+  readonly graphTruncated: boolean;
+  /** One record per candidate: why it is in, or why it is out. */
+  readonly explanation: ExplanationRecord[];
+
+  constructor(data: Omit<WorkingSet, 'toMessages' | 'toAuditTransaction' | 'toProjectionTransaction'>) {
+    this.epoch = data.epoch;
+    this.items = data.items;
+    this.tokens = data.tokens;
+    this.budget = data.budget;
+    this.graphTruncated = data.graphTruncated;
+    this.explanation = data.explanation;
+  }
+
+  /** Chat messages obeying the provider's pairing rules (every tool call answered, in order). */
+  toMessages(shape: 'openai'): OpenAIMessage[];
+  toMessages(shape: 'anthropic'): AnthropicMessage[];
+  toMessages(shape: MessageShape): OpenAIMessage[] | AnthropicMessage[] {
+    return shape === 'openai' ? renderOpenAI(this.items) : renderAnthropic(this.items);
+  }
+
+  /**
+   * A context audit record: a `message` node (authority `ledger`) whose body is this working set's
+   * explanation, citing what was included. Commit it to keep the audit trail in the ledger.
+   */
+  toAuditTransaction(options: { id: string; epoch?: number }): Transaction {
+    const summary = {
+      epoch: this.epoch,
+      tokens: this.tokens,
+      budget: this.budget,
+      graphTruncated: this.graphTruncated,
+      explanation: this.explanation,
+    };
+    return {
+      epoch: options.epoch ?? this.epoch,
+      nodes: [
+        {
+          id: options.id,
+          kind: 'message',
+          role: 'system',
+          authority: 'ledger',
+          status: 'resolved',
+          body: JSON.stringify(summary),
+          meta: { audit: true, items: this.items.length, tokens: this.tokens },
+        },
+      ],
+      edges: this.citable().map((i) => ({ from: options.id, to: i.id, kind: 'cites' as const })),
+    };
+  }
+
+  /**
+   * An exact request projection: record it *before* sending (and before the provider validates
+   * the request) and the evidence it rendered is protected like evidence an open edit cites —
+   * kept in later working sets — until the host marks it `resolved` with a transition.
+   */
+  toProjectionTransaction(options: { id: string; request?: string; epoch?: number }): Transaction {
+    return {
+      epoch: options.epoch ?? this.epoch,
+      nodes: [
+        {
+          id: options.id,
+          kind: 'message',
+          role: 'system',
+          authority: 'ledger',
+          status: 'open',
+          meta: { projection: true, request: options.request ?? options.id, items: this.items.length },
+        },
+      ],
+      edges: this.citable().map((i) => ({ from: options.id, to: i.id, kind: 'cites' as const })),
+    };
+  }
+
+  private citable(): WorkingSetItem[] {
+    return this.items.filter((i) => CITABLE.has(i.kind));
+  }
+}
