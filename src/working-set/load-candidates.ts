@@ -105,10 +105,15 @@ export async function loadCandidates(
  * (Unresolved claims are roots too: a claim nobody linked to the task is still what the agent
  * must settle, and a contradiction must surface.) */
 async function defaultRoots(engine: Engine, req: ResolvedRequest): Promise<number[]> {
+  // Open request projections are roots too, so the evidence they rendered stays protected.
+  // (meta is stable JSON written by the ledger; inside a string value a quote is escaped, so the
+  // pattern only matches the real key.)
   const rows = rowsOf<{ nid: number; kind: string; status: string | null; tx: number }>(
     await engine.query(
       `SELECT nid, kind, status, tx FROM (${visibleNodesSql(req.epoch, req.authority)}) v
-       WHERE kind IN ('task', 'steering', 'claim', 'action') ORDER BY nid`,
+       WHERE kind IN ('task', 'steering', 'claim', 'action')
+          OR (kind = 'message' AND status = 'open' AND meta LIKE '%"projection":true%')
+       ORDER BY nid`,
     ),
   );
   const roots = rows.filter((r) => r.kind !== 'action' && r.status === 'open').map((r) => r.nid);

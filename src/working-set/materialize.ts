@@ -5,7 +5,7 @@ import { compare, packUnits } from './pack.js';
 import { readingOrder } from './order.js';
 import { resolveMaterializeRequest } from './request.js';
 import { assignTiers, currentActions } from './tiers.js';
-import type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './types.js';
+import type { Candidate, ExplanationRecord, MaterializeRequest, WorkingSetItem } from './types.js';
 import { buildUnits } from './units.js';
 import { WorkingSet } from './working-set.js';
 
@@ -32,7 +32,10 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   const graph = await loadCandidates(ctx.engine, req, req.roots, ctx.nidOf);
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
-  const { units, unanswered } = buildUnits(graph.candidates, graph.edges, tiers, graph.openDependants);
+  // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
+  // projection protects what it cites) but are never shown — no recaps of earlier contexts.
+  const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
+  const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
   const { included, excluded } = packUnits(units, req.budget, refCost);
 
@@ -63,8 +66,10 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   }
 
   const explanation: ExplanationRecord[] = [];
+  const unitReason = new Map(included.map((u) => [u.key, u.reason]));
   for (const item of items) {
-    const reason = tiers.get(graph.candidates.get(ctx.nidOf(item.id)!)!.nid)!.reason;
+    const own = tiers.get(ctx.nidOf(item.id)!)!;
+    const reason = own.tier === item.tier ? own.reason : `kept with ${item.unit} (${unitReason.get(item.unit)})`;
     explanation.push({ id: item.id, included: true, tier: item.tier, reason: item.ref ? `${reason}; body shared with ${item.ref}` : reason });
   }
   const out: ExplanationRecord[] = [];
@@ -88,6 +93,8 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     explanation,
   });
 }
+
+const isLedgerRecord = (c: Candidate): boolean => c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);
 
 /** How a repeated body is referenced when rendered. */
 export const refText = (id: string): string => `[same content as ${id}]`;

@@ -34,7 +34,9 @@ export function assignTiers(
     else if (explicitRoots.has(c.nid) && c.kind !== 'action') give(c.nid, 0, 'requested root');
     if (c.kind === 'claim' && isOpen(c)) give(c.nid, 1, 'unresolved claim');
     if (currentActions.has(c.nid)) give(c.nid, 2, 'current action');
-    if (c.kind === 'verifier_outcome') give(c.nid, 4, failing(c) ? 'failing verifier' : 'verifier outcome');
+    // A failing outcome is open work (its message is what the agent must fix); a passing one is
+    // a dependency of what it verified.
+    if (c.kind === 'verifier_outcome') give(c.nid, failing(c) ? 3 : 4, failing(c) ? 'failing verifier' : 'verifier outcome');
   }
   for (const e of edges) {
     const src = candidates.get(e.src);
