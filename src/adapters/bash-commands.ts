@@ -5,8 +5,8 @@
  * so foreign output can never be mistaken for file lines.
  */
 import { joinPath } from './paths.js';
-import { isSilent, pipelineWrites } from './shell-writes.js';
 import { parseShell } from './shell-parse.js';
+import { isSilent, pipelineWrites } from './shell-writes.js';
 import type { Effect, FileKnowledge, PathNormaliser, WriteEffect } from './types.js';
 import { verifierKind, verifierName, verifierStatus } from './verifiers.js';
 import { filterStream, type OutputLines, readView, type Stream, sourceStream } from './view-pipeline.js';
@@ -15,13 +15,13 @@ export interface ShellObservation {
   /** Output text for status checks (complete, or head + tail when elided). */
   text: string;
   lines: OutputLines;
-  returncode?: number;
-  timedOut?: boolean;
+  returncode?: number | undefined;
+  timedOut?: boolean | undefined;
 }
 
 export interface ShellContext {
   /** Absolute working directory the command starts in (undefined: paths stay relative). */
-  cwd?: string;
+  cwd?: string | undefined;
   normalise: PathNormaliser;
   files: FileKnowledge;
 }
@@ -61,7 +61,74 @@ class Overlay implements FileKnowledge {
   }
 }
 
-type Slot = Effect | { slot: Stream; resolve: (p: string) => string };
+type ViewSlot = { slot: Stream; resolve: (p: string) => string; lines?: OutputLines };
+type Slot = Effect | ViewSlot;
+
+/** Output of an `echo` with literal words (used to split output shared with views). */
+function literalEcho(argv: readonly string[], dynamic: boolean): string[] | undefined {
+  if (argv[0] !== 'echo' || dynamic) return undefined;
+  const args = argv.slice(1);
+  if (args.some((a) => a.includes('\\')) || /^-[neE]+$/.test(args[0] ?? '')) return undefined;
+  return args.join(' ').split('\n');
+}
+
+/** Expected line count of a plain view stream, when it is fixed by the command alone. */
+function fixedLength(s: Stream): number | undefined {
+  if (s.t !== 'plain') return undefined;
+  if (s.segments) return s.segments.reduce((n, [a, b]) => n + b - a + 1, 0);
+  return s.exactLen ?? s.maxLen;
+}
+
+/**
+ * Splits output that several printing pipelines share, when the parts can be told apart:
+ * every part is a view of fixed length or a literal echo and the lengths add up exactly. A plain
+ * view that printed fewer lines than selected (end of file) makes the sums differ, so the split
+ * is never guessed.
+ */
+function splitByLength(
+  printers: Array<{ view?: ViewSlot | undefined; literal?: string[] | undefined }>,
+  lines: OutputLines,
+): boolean {
+  if (!lines.lines) return false;
+  let want = 0;
+  for (const p of printers) {
+    const n = p.literal ? p.literal.length : p.view ? fixedLength(p.view.slot) : undefined;
+    if (n === undefined) return false;
+    want += n;
+  }
+  if (want !== lines.lines.length) return false;
+  let k = 0;
+  for (const p of printers) {
+    const n = p.literal ? p.literal.length : (fixedLength((p.view as ViewSlot).slot) as number);
+    const part = lines.lines.slice(k, k + n);
+    if (p.literal && part.join('\n') !== p.literal.join('\n')) return false;
+    if (p.view) p.view.lines = { lines: part };
+    k += n;
+  }
+  return true;
+}
+
+/**
+ * Merges views whose lines name themselves (`nl -ba`/`cat -n`/`grep -n` of one file, or
+ * `grep -rn` with file names): their shared output can be read line by line without knowing
+ * which pipeline printed which line.
+ */
+function mergeSelfNumbered(views: ViewSlot[]): Stream | undefined {
+  const first = views[0]?.slot;
+  if (!first) return undefined;
+  if (views.every((v) => v.slot.t === 'grep' && v.slot.multi && v.slot.prefixes === 0)) {
+    return { t: 'grep', multi: true, offset: 0, prefixes: 0, seps: true };
+  }
+  const path = 'path' in first ? first.path : undefined;
+  if (path === undefined) return undefined;
+  const ok = views.every((v) => {
+    const x = v.slot;
+    return (
+      (x.t === 'numbered' || (x.t === 'grep' && !x.multi)) && x.path === path && x.offset === 0 && x.prefixes === 0
+    );
+  });
+  return ok ? { t: 'merged', path } : undefined;
+}
 
 export function recogniseShell(command: string, obs: ShellObservation, ctx: ShellContext): ShellRecognition {
   if (SUBMIT.test(command)) return { effects: [], submit: true };
@@ -70,8 +137,7 @@ export function recogniseShell(command: string, obs: ShellObservation, ctx: Shel
   let cwd = ctx.cwd;
   let cwdKnown = true;
   const slots: Slot[] = [];
-  let printing = 0; // pipelines that may print something
-  let viewSlots = 0;
+  const printers: Array<{ view?: ViewSlot | undefined; literal?: string[] | undefined }> = [];
 
   for (const item of list.items) {
     const cmds = item.pipeline.commands;
@@ -85,65 +151,93 @@ export function recogniseShell(command: string, obs: ShellObservation, ctx: Shel
       else cwd = joinPath(cwd, target);
       continue;
     }
+    const silent = isSilent(item.pipeline);
+    const kind = verifierKind(first);
+    if (kind)
+      slots.push({
+        kind: 'verifier',
+        command: verifierName(first),
+        status: verifierStatus(kind, obs.text, obs.returncode, obs.timedOut === true),
+      });
     if (!cwdKnown) {
-      // Paths after an unknowable `cd` cannot be placed; only count that views were lost.
-      if (!isSilent(item.pipeline)) printing++;
+      // Paths after an unknowable `cd` cannot be placed; the output still counts as foreign.
+      if (!silent) printers.push({});
       continue;
     }
     const env = { resolve, files };
     const writes = pipelineWrites(item.pipeline, env);
 
-    const kind = verifierKind(first);
-    if (kind) slots.push({ kind: 'verifier', command: verifierName(first), status: verifierStatus(kind, obs.text, obs.returncode, obs.timedOut === true) });
-
     let stream = sourceStream(first, { resolve, files });
     for (const c of cmds.slice(1)) stream = filterStream(stream, c, { resolve, files });
-    const last = cmds[cmds.length - 1];
-    const redirected = last?.redirects.some((r) => (r.fd === 1 && (r.op === '>' || r.op === '>>')) || r.op === '&>' || r.op === '&>>');
-    if (stream.t !== 'none' && !redirected) {
-      slots.push({ slot: stream, resolve });
-      viewSlots++;
+    let view: ViewSlot | undefined;
+    if (stream.t !== 'none' && !silent) {
+      view = { slot: stream, resolve };
+      slots.push(view);
     }
     for (const w of writes) {
       slots.push(w);
       files.apply(w);
     }
-    if (!isSilent(item.pipeline)) printing++;
+    if (!silent)
+      printers.push(
+        view ? { view } : { literal: cmds.length === 1 ? literalEcho(first.argv, first.dynamic) : undefined },
+      );
   }
 
+  // Decide how the output maps onto the view pipelines.
+  const views = slots.filter((s): s is ViewSlot => 'slot' in s && s.slot.t !== 'uncertain');
+  let shared: string | undefined;
+  let merged: Stream | undefined;
+  if (printers.length > 1 || list.complex) {
+    shared = 'output shared by several commands';
+    if (!list.complex && splitByLength(printers, obs.lines)) shared = undefined;
+    else if (!list.complex && printers.every((p) => p.view)) {
+      merged = mergeSelfNumbered(views);
+      if (merged) shared = undefined;
+    }
+  } else if (views[0]) views[0].lines = obs.lines;
+
   const effects: Effect[] = [];
-  const hasOutput = (obs.lines.lines ?? obs.lines.head ?? []).length > 0 || (obs.lines.tail ?? []).length > 0;
+  const all = obs.lines.lines ?? [...(obs.lines.head ?? []), ...(obs.lines.tail ?? [])];
+  let mergedDone = false;
   for (const s of slots) {
     if (!('slot' in s)) {
       effects.push(s);
       continue;
     }
+    // Nothing displayed, nothing to cite (e.g. grep without a match).
+    if (all.length === 0) continue;
     const path = 'path' in s.slot ? s.slot.path : undefined;
     if (s.slot.t === 'uncertain') {
       effects.push({ kind: 'view-uncertain', path, reason: s.slot.reason });
       continue;
     }
-    if (!hasOutput) continue;
-    if (obs.timedOut) {
-      effects.push({ kind: 'view-uncertain', path, reason: 'timed out' });
+    const fail = obs.timedOut
+      ? 'timed out'
+      : obs.returncode !== undefined && obs.returncode !== 0
+        ? 'non-zero return code'
+        : shared;
+    if (fail) {
+      effects.push({ kind: 'view-uncertain', path, reason: fail });
       continue;
     }
-    if (obs.returncode !== undefined && obs.returncode !== 0) {
-      effects.push({ kind: 'view-uncertain', path, reason: 'non-zero return code' });
+    if (merged) {
+      if (mergedDone) continue;
+      mergedDone = true;
+      const r = readView(merged, obs.lines, s.resolve);
+      if (typeof r === 'string') effects.push({ kind: 'view-uncertain', path, reason: r });
+      else effects.push(...r);
       continue;
     }
-    if (printing > 1 || viewSlots > 1 || list.complex) {
-      effects.push({ kind: 'view-uncertain', path, reason: 'output shared by several commands' });
-      continue;
-    }
-    const first = (obs.lines.lines ?? obs.lines.head ?? [])[0] ?? '';
-    if (s.slot.t === 'plain' && /^(cat|sed|nl|head|tail|grep|awk|python\d?(\.\d+)?): /.test(first)) {
+    const lines = s.lines ?? { lines: [] };
+    const head = (lines.lines ?? lines.head ?? [])[0] ?? '';
+    if (s.slot.t === 'plain' && /^(cat|sed|nl|head|tail|grep|awk|python\d?(\.\d+)?): /.test(head)) {
       effects.push({ kind: 'view-uncertain', path, reason: 'error output' });
       continue;
     }
-    const views = readView(s.slot, obs.lines, s.resolve);
-    if (typeof views === 'string') effects.push({ kind: 'view-uncertain', path, reason: views });
-    else effects.push(...views);
+    const r = readView(s.slot, lines, s.resolve);
+    if (typeof r === 'string') effects.push({ kind: 'view-uncertain', path, reason: r });
+    else effects.push(...r);
   }
   return { effects, submit: false };
 }

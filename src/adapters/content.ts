@@ -1,6 +1,7 @@
 /** Tolerant readers for untrusted transcript JSON. */
 
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Text of a message `content`: a string, or the text parts of a content-part array

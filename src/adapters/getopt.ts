@@ -12,13 +12,13 @@ export interface Parsed {
 
 export interface OptSpec {
   /** Short flags that take a value, e.g. 'nABCe'. */
-  shortWithValue?: string;
+  shortWithValue?: string | undefined;
   /** Short flags whose value is optional and must be attached (`-i.bak`). */
-  shortOptionalValue?: string;
+  shortOptionalValue?: string | undefined;
   /** Long options that take a separate value when not given as `--x=v`. */
-  longWithValue?: readonly string[];
+  longWithValue?: readonly string[] | undefined;
   /** Treat `-NUM` as this flag with value NUM (head/tail/grep context). */
-  numericAs?: string;
+  numericAs?: string | undefined;
 }
 
 export function getopt(args: readonly string[], spec: OptSpec = {}): Parsed {

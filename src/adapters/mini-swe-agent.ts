@@ -5,8 +5,8 @@
  * variant, a timeout notice, or a format-error notice when the turn had no single command).
  */
 import { recogniseShell, type ShellObservation } from './bash-commands.js';
-import { textOf, isRecord } from './content.js';
-import { makeNormaliser } from './paths.js';
+import { isRecord, textOf } from './content.js';
+import { makeNormaliser, rootsOf } from './paths.js';
 import { TraceBuilder } from './trace-builder.js';
 import type { AdaptedTrace, AdapterOptions } from './types.js';
 import { outputLines } from './view-pipeline.js';
@@ -45,10 +45,22 @@ export function parseMiniObservation(text: string): MiniObservation {
       const h = head ?? '';
       const headLines = h.endsWith('\n') ? outputLines(h) : outputLines(h).slice(0, -1);
       const tailLines = outputLines(tail ?? '').slice(1);
-      return { kind: 'elided', obs: { text: `${h}\n${tail ?? ''}`, lines: { head: headLines, tail: tailLines }, returncode } };
+      return {
+        kind: 'elided',
+        obs: { text: `${h}\n${tail ?? ''}`, lines: { head: headLines, tail: tailLines }, returncode },
+      };
     }
     const out = between(text, '<output>\n', '</output>', true);
-    if (out !== undefined) return { kind: 'output', obs: { text: out, lines: { lines: outputLines(out) }, returncode } };
+    if (out !== undefined)
+      return { kind: 'output', obs: { text: out, lines: { lines: outputLines(out) }, returncode } };
+    const open = text.indexOf('<output>\n');
+    if (open >= 0) {
+      // Truncated record: what follows <output> is a prefix of the output, its last line maybe partial.
+      const rest = text.slice(open + '<output>\n'.length);
+      const head = rest.endsWith('\n') ? outputLines(rest) : outputLines(rest).slice(0, -1);
+      return { kind: 'elided', obs: { text: rest, lines: { head, tail: [] }, returncode } };
+    }
+    return { kind: 'raw', obs: { text, lines: { lines: [] }, returncode } };
   }
   return { kind: 'raw', obs: { text, lines: { lines: outputLines(text) }, returncode } };
 }
@@ -70,11 +82,12 @@ function thoughtOf(content: string): string {
 }
 
 export function fromMiniSweAgent(trajectory: unknown, options: AdapterOptions = {}): AdaptedTrace {
-  if (!isRecord(trajectory) && !Array.isArray(trajectory)) throw new TypeError('fromMiniSweAgent: expected a trajectory object');
+  if (!isRecord(trajectory) && !Array.isArray(trajectory))
+    throw new TypeError('fromMiniSweAgent: expected a trajectory object');
   const messages: unknown = Array.isArray(trajectory) ? trajectory : trajectory.messages;
   if (!Array.isArray(messages)) throw new TypeError('fromMiniSweAgent: the trajectory has no messages array');
   const cwd = configuredCwd(trajectory) ?? '/testbed';
-  const normalise = makeNormaliser([cwd, '/testbed']);
+  const normalise = makeNormaliser([cwd, '/testbed', ...rootsOf(options)]);
   const b = new TraceBuilder(options);
 
   // Epoch 0: the first user message carrying the task (system prompt and instructions dropped).
@@ -117,7 +130,12 @@ export function fromMiniSweAgent(trajectory: unknown, options: AdapterOptions = 
       // mini-swe-agent rejects the turn and answers with a format error; nothing ran.
       b.warn(t, `format error: ${blocks.length} bash blocks`);
       b.count('format-error');
-      b.addStep({ epoch: t, thought: content, calls: [], plainResult: { body: observation ?? '', meta: { formatError: true } } });
+      b.addStep({
+        epoch: t,
+        thought: content,
+        calls: [],
+        plainResult: { body: observation ?? '', meta: { formatError: true } },
+      });
       continue;
     }
     const command = (blocks[0] as RegExpMatchArray)[1] as string;
@@ -146,7 +164,9 @@ export function fromMiniSweAgent(trajectory: unknown, options: AdapterOptions = 
     b.addStep({
       epoch: t,
       thought: thoughtOf(content),
-      calls: [{ tool: 'bash', body: command, result: { body: observation, error: parsed.kind === 'timeout', meta }, effects }],
+      calls: [
+        { tool: 'bash', body: command, result: { body: observation, error: parsed.kind === 'timeout', meta }, effects },
+      ],
     });
   }
   return b.finish();

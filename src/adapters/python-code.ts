@@ -15,7 +15,19 @@ export function readPyString(code: string, i: number): { value: string; end: num
   const raw = prefix.includes('r');
   let j = i + m[0].length;
   let value = '';
-  const esc: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v' };
+  const esc: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '0': '\0',
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    v: '\v',
+  };
   while (j < code.length) {
     if (code.startsWith(quote, j)) return { value, end: j + quote.length };
     const c = code[j] as string;
@@ -137,8 +149,12 @@ function knownBlocks(lines: ReadonlyMap<number, string>): Array<{ first: number;
  * `lines[a:b] = …` / `del lines[a:b]`. Undefined when the script edits in any other way
  * (loops, regexes, appends) or an old snippet is not among the known lines.
  */
-export function pythonChangedRanges(code: string, known: ReadonlyMap<number, string> | undefined): LineRange[] | undefined {
-  if (/\bre\.sub|\bre\.compile|\.append\(|\.extend\(|\bfor\b|\bwhile\b|\.pop\(|\.remove\(|\.sort\(|\bexec\(/.test(code)) return undefined;
+export function pythonChangedRanges(
+  code: string,
+  known: ReadonlyMap<number, string> | undefined,
+): LineRange[] | undefined {
+  if (/\bre\.sub|\bre\.compile|\.append\(|\.extend\(|\bfor\b|\bwhile\b|\.pop\(|\.remove\(|\.sort\(|\bexec\(/.test(code))
+    return undefined;
   const names = literalBindings(code);
   const ranges: LineRange[] = [];
   let found = false;

@@ -10,14 +10,14 @@ import { mergeRanges } from './unified-diff.js';
 type Addr = { line: number } | { last: true } | { regex: string; icase: boolean } | { plus: number } | { other: true };
 
 export interface SedCommand {
-  addr1?: Addr;
-  addr2?: Addr;
+  addr1?: Addr | undefined;
+  addr2?: Addr | undefined;
   negate: boolean;
   cmd: string;
   /** Pattern of an `s` command (raw, as written) and whether it has the `I` flag. */
-  pattern?: { source: string; icase: boolean };
+  pattern?: { source: string; icase: boolean } | undefined;
   /** Enclosing `{}` block addresses, innermost last. */
-  block: Array<{ addr1?: Addr; addr2?: Addr; negate: boolean }>;
+  block: Array<{ addr1?: Addr | undefined; addr2?: Addr | undefined; negate: boolean }>;
 }
 
 export interface ParsedSed {
@@ -192,8 +192,16 @@ export function parseSedScript(script: string): ParsedSed {
 const NON_MODIFYING = new Set(['p', 'P', '=', 'l', 'h', 'H', 'F', 'w', 'W']);
 
 const CLASSES: Record<string, string> = {
-  space: '\\s', blank: ' \\t', digit: '0-9', alpha: 'A-Za-z', alnum: 'A-Za-z0-9', upper: 'A-Z', lower: 'a-z',
-  xdigit: '0-9A-Fa-f', punct: '!-\\/:-@\\[-`{-~', word: '\\w',
+  space: '\\s',
+  blank: ' \\t',
+  digit: '0-9',
+  alpha: 'A-Za-z',
+  alnum: 'A-Za-z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  xdigit: '0-9A-Fa-f',
+  punct: '!-\\/:-@\\[-`{-~',
+  word: '\\w',
 };
 
 /** Translates a POSIX basic (or extended) regex as GNU sed reads it into a JS RegExp source. */
@@ -266,7 +274,12 @@ export function posixToJs(re: string, ere: boolean): string | undefined {
 }
 
 /** Known lines a regex matches (sed matches each line without its newline). */
-function regexLines(source: string, icase: boolean, ere: boolean, known: ReadonlyMap<number, string> | undefined): number[] | undefined {
+function regexLines(
+  source: string,
+  icase: boolean,
+  ere: boolean,
+  known: ReadonlyMap<number, string> | undefined,
+): number[] | undefined {
   if (!known || known.size === 0 || source === '') return undefined;
   const js = posixToJs(source, ere);
   if (js === undefined || js.includes('\\n')) return undefined;
@@ -301,7 +314,12 @@ function span(addr1: Addr | undefined, addr2: Addr | undefined, total: number | 
  * lines — the lines the trace has displayed of this revision, the only ones evidence can cite —
  * and are unknowable when no known line matches.
  */
-export function sedChangedRanges(script: string, total?: number, known?: ReadonlyMap<number, string>, ere = false): LineRange[] | undefined {
+export function sedChangedRanges(
+  script: string,
+  total?: number,
+  known?: ReadonlyMap<number, string>,
+  ere = false,
+): LineRange[] | undefined {
   const { commands, ok } = parseSedScript(script);
   if (!ok || commands.length === 0) return undefined;
   const ranges: LineRange[] = [];

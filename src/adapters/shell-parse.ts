@@ -12,9 +12,9 @@ export interface Redirect {
   /** Target word (file name, fd number, here-string or here-doc delimiter). */
   target: string;
   /** Body of a here-document. */
-  heredoc?: string;
+  heredoc?: string | undefined;
   /** The here-doc delimiter was quoted, so the body is literal. */
-  literal?: boolean;
+  literal?: boolean | undefined;
 }
 
 export interface SimpleCommand {
@@ -52,7 +52,25 @@ type Token =
   | { t: 'op'; value: string; start: number; end: number }
   | { t: 'redir'; fd: number; op: Redirect['op']; start: number; end: number; redirect?: Redirect };
 
-const CONTROL_WORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'function', '{', '}', '!', 'select']);
+const CONTROL_WORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'for',
+  'while',
+  'until',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'function',
+  '{',
+  '}',
+  '!',
+  'select',
+]);
 
 /** Copies a balanced `$( … )` starting at `i` (pointing at `$`); returns the end index (exclusive). */
 function skipCommandSubstitution(s: string, i: number): number {
@@ -80,7 +98,20 @@ function skipCommandSubstitution(s: string, i: number): number {
 }
 
 function ansiC(body: string): string {
-  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"', a: '\x07', b: '\b', e: '\x1b', f: '\f', v: '\v', '0': '\0' };
+  const map: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    f: '\f',
+    v: '\v',
+    '0': '\0',
+  };
   return body.replace(/\\(.)/g, (_m, c: string) => map[c] ?? `\\${c}`);
 }
 
@@ -191,7 +222,7 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
             word = (word ?? '') + e;
             j += 2;
           } else {
-            word = (word ?? '') + `\\${e}`;
+            word = `${word ?? ''}\\${e}`;
             j += 2;
           }
           continue;
@@ -322,7 +353,8 @@ function tokenize(s: string): { tokens: Token[]; incomplete: boolean } {
     if (c === '&' || c === '|' || c === ';' || c === '(' || c === ')') {
       endWord(i);
       let op: string = c;
-      if ((c === '&' && s[i + 1] === '&') || (c === '|' && s[i + 1] === '|') || (c === ';' && s[i + 1] === ';')) op = c + c;
+      if ((c === '&' && s[i + 1] === '&') || (c === '|' && s[i + 1] === '|') || (c === ';' && s[i + 1] === ';'))
+        op = c + c;
       else if (c === '|' && s[i + 1] === '&') op = '|&';
       tokens.push({ t: 'op', value: op, start: i, end: i + op.length });
       i += op.length;
@@ -362,7 +394,13 @@ export function parseShell(source: string): ShellList {
     const argv = words.slice(k).map((w) => w.value);
     if (argv.length || cur.redirects.length || env.length) {
       commands.push({
-        cmd: { argv, env, redirects: cur.redirects, raw: source.slice(cur.start, cur.end), dynamic: words.some((w) => w.dynamic) },
+        cmd: {
+          argv,
+          env,
+          redirects: cur.redirects,
+          raw: source.slice(cur.start, cur.end),
+          dynamic: words.some((w) => w.dynamic),
+        },
         start: cur.start,
         end: cur.end,
       });
@@ -374,7 +412,10 @@ export function parseShell(source: string): ShellList {
     if (commands.length) {
       const first = commands[0] as { start: number };
       const last = commands[commands.length - 1] as { end: number };
-      items.push({ pipeline: { commands: commands.map((c) => c.cmd), raw: source.slice(first.start, last.end) }, connector });
+      items.push({
+        pipeline: { commands: commands.map((c) => c.cmd), raw: source.slice(first.start, last.end) },
+        connector,
+      });
       connector = next;
     } else if (next === '&&' || next === '||') {
       connector = next;

@@ -33,7 +33,7 @@ function printedText(cmd: SimpleCommand): string | undefined {
   }
   if (name === 'echo') {
     // Only flag-free, backslash-free echo prints the same in every shell.
-    if (args.some((a) => a.includes('\\')) || (args[0] ?? '').startsWith('-')) return undefined;
+    if (args.some((a) => a.includes('\\')) || /^-[neE]+$/.test(args[0] ?? '')) return undefined;
     return `${args.join(' ')}\n`;
   }
   return undefined;
@@ -49,7 +49,12 @@ function stdinText(cmd: SimpleCommand, env: WriteEnv): string | undefined {
   return undefined;
 }
 
-function patchWrites(diff: string | undefined, reverse: boolean, only: string | undefined, env: WriteEnv): WriteEffect[] {
+function patchWrites(
+  diff: string | undefined,
+  reverse: boolean,
+  only: string | undefined,
+  env: WriteEnv,
+): WriteEffect[] {
   if (diff === undefined) return [];
   const out: WriteEffect[] = [];
   for (const f of parseUnifiedDiff(diff)) {
@@ -101,11 +106,16 @@ function commandWrites(cmd: SimpleCommand, env: WriteEnv): WriteEffect[] {
     case 'tee': {
       const o = getopt(args);
       const append = o.flags.has('a') || o.flags.has('append');
-      for (const f of o.positional) if (!isNull(f)) out.push({ kind: 'write', path: env.resolve(f), ...(append ? { changed: [] } : {}) });
+      for (const f of o.positional)
+        if (!isNull(f)) out.push({ kind: 'write', path: env.resolve(f), ...(append ? { changed: [] } : {}) });
       break;
     }
     case 'sed': {
-      const o = getopt(args, { shortWithValue: 'efl', shortOptionalValue: 'i', longWithValue: ['expression', 'file', 'line-length'] });
+      const o = getopt(args, {
+        shortWithValue: 'efl',
+        shortOptionalValue: 'i',
+        longWithValue: ['expression', 'file', 'line-length'],
+      });
       if (!(o.flags.has('i') || o.flags.has('in-place'))) break;
       const scripts = o.multi.get('e') ?? o.multi.get('expression');
       const fromFile = o.flags.has('f') || o.flags.has('file');
@@ -115,7 +125,10 @@ function commandWrites(cmd: SimpleCommand, env: WriteEnv): WriteEffect[] {
         const path = env.resolve(f);
         const w: WriteEffect = { kind: 'write', path };
         const ere = o.flags.has('E') || o.flags.has('r') || o.flags.has('regexp-extended');
-        const changed = script === undefined ? undefined : sedChangedRanges(script, env.files.lineCount(path), env.files.knownLines(path), ere);
+        const changed =
+          script === undefined
+            ? undefined
+            : sedChangedRanges(script, env.files.lineCount(path), env.files.knownLines(path), ere);
         if (changed) w.changed = changed;
         out.push(w);
       }
@@ -146,10 +159,16 @@ function commandWrites(cmd: SimpleCommand, env: WriteEnv): WriteEffect[] {
       if (sub === 'checkout' || sub === 'restore') {
         if (rest.some((a) => a === '-b' || a === '-B' || a === '--staged' || a === '-S')) break;
         const dd = rest.indexOf('--');
-        const paths = dd >= 0 ? rest.slice(dd + 1) : rest.filter((a) => !a.startsWith('-') && /[./]/.test(a) && a !== 'HEAD');
+        const paths =
+          dd >= 0 ? rest.slice(dd + 1) : rest.filter((a) => !a.startsWith('-') && /[./]/.test(a) && a !== 'HEAD');
         for (const p of paths) if (p !== '.') out.push({ kind: 'write', path: env.resolve(p), revert: true });
       } else if (sub === 'apply') {
-        if (rest.some((a) => a === '--check' || a === '--stat' || a === '--numstat' || a === '--summary' || a === '--cached')) break;
+        if (
+          rest.some(
+            (a) => a === '--check' || a === '--stat' || a === '--numstat' || a === '--summary' || a === '--cached',
+          )
+        )
+          break;
         const reverse = rest.includes('-R') || rest.includes('--reverse');
         const file = rest.find((a) => !a.startsWith('-'));
         const diff = file ? env.files.content(env.resolve(file)) : stdinText(cmd, env);
@@ -198,12 +217,34 @@ export function pipelineWrites(pipeline: Pipeline, env: WriteEnv): WriteEffect[]
 export function isSilent(pipeline: Pipeline): boolean {
   const last = pipeline.commands[pipeline.commands.length - 1];
   if (!last) return true;
-  if (last.redirects.some((r) => (r.fd === 1 && (r.op === '>' || r.op === '>>')) || r.op === '&>' || r.op === '&>>')) return true;
+  if (last.redirects.some((r) => (r.fd === 1 && (r.op === '>' || r.op === '>>')) || r.op === '&>' || r.op === '&>>'))
+    return true;
   if (pipeline.commands.length !== 1) return false;
   const [name = '', ...args] = last.argv;
-  if (['cd', 'pushd', 'popd', 'export', 'unset', 'true', ':', 'mkdir', 'touch', 'rm', 'cp', 'mv', 'chmod', 'ln', 'rmdir', 'set'].includes(name)) return name !== 'pushd' && name !== 'popd';
+  if (
+    [
+      'cd',
+      'pushd',
+      'popd',
+      'export',
+      'unset',
+      'true',
+      ':',
+      'mkdir',
+      'touch',
+      'rm',
+      'cp',
+      'mv',
+      'chmod',
+      'ln',
+      'rmdir',
+      'set',
+    ].includes(name)
+  )
+    return name !== 'pushd' && name !== 'popd';
   if (name === '' && last.env.length) return true;
-  if (name === 'sed' && args.some((a) => a.startsWith('-i') || a === '--in-place' || /^-[a-zA-Z]*i/.test(a))) return true;
+  if (name === 'sed' && args.some((a) => a.startsWith('-i') || a === '--in-place' || /^-[a-zA-Z]*i/.test(a)))
+    return true;
   if (name === 'git' && (args[0] === 'add' || args[0] === 'apply')) return true;
   return false;
 }

@@ -3,12 +3,16 @@
  * into `StepInput`s; ids, edges, revision bookkeeping and stats live here so the four adapters
  * cannot drift apart on the graph conventions the materializer and evaluator rely on.
  */
+
+import { LIMITS } from '../schema/limits.js';
 import type { EdgeInput, LineRange, NodeInput, Transaction } from '../schema/types.js';
 import { isUsablePath } from './paths.js';
 import type { AdaptedTrace, AdapterOptions, AdapterStats, Effect, FileKnowledge } from './types.js';
 
 /** Body of the result paired with a call that was never answered. */
 export const NO_RESULT_BODY = '[no result recorded]';
+/** Body of a revision inferred from a view that contradicts the known content. */
+export const INFERRED_BODY = '[changed outside the recognised commands]';
 /** Revision id of a file nobody in the trace has written yet. */
 export const BASE_REVISION = 'base';
 
@@ -17,28 +21,28 @@ export interface CallInput {
   /** Exact command / arguments. */
   body: string;
   /** Provider's call id (OpenAI/Anthropic), kept in meta.callId. */
-  callId?: string;
+  callId?: string | undefined;
   /** Undefined when no result was recorded: a placeholder result with status error is emitted. */
-  result?: { body: string; error?: boolean; meta?: Record<string, string | number | boolean | null> };
+  result?: { body: string; error?: boolean | undefined; meta?: Record<string, string | number | boolean | null> };
   effects: Effect[];
 }
 
 export interface StepInput {
   epoch: number;
   /** Reasoning text of the turn (action body); omitted when empty. */
-  thought?: string;
+  thought?: string | undefined;
   calls: CallInput[];
   /** An unparseable step: its observation is kept as a plain tool result the action cites. */
   plainResult?: { body: string; meta?: Record<string, string | number | boolean | null> };
   /** Free text of the turn when it made no tool call (or a user turn). */
-  messages?: Array<{ kind: 'message' | 'steering'; role: 'user' | 'assistant'; body: string }>;
+  messages?: Array<{ kind: 'message' | 'steering'; role: 'user' | 'assistant' | 'tool'; body: string }>;
 }
 
 interface FileState {
   revision: string;
   lines: Map<number, string>;
-  total?: number;
-  content?: string;
+  total?: number | undefined;
+  content?: string | undefined;
 }
 
 const splitContent = (content: string): string[] => {
@@ -47,7 +51,30 @@ const splitContent = (content: string): string[] => {
   return lines;
 };
 
-const validRange = (r: LineRange): boolean => Number.isSafeInteger(r[0]) && Number.isSafeInteger(r[1]) && r[0] >= 1 && r[0] <= r[1];
+/** FNV-1a, for short deterministic suffixes that keep shortened names distinct. */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * A name field (verifier, tool) the ledger accepts: no control characters, at most
+ * LIMITS.maxIdChars; a longer name keeps its start plus a hash of the whole, so distinct long
+ * commands stay distinct verifiers.
+ */
+export function ledgerName(raw: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
+  const clean = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim() || 'unnamed';
+  if (clean.length <= LIMITS.maxIdChars) return clean;
+  return `${clean.slice(0, LIMITS.maxIdChars - 11)} #${fnv1a(clean)}`;
+}
+
+const validRange = (r: LineRange): boolean =>
+  Number.isSafeInteger(r[0]) && Number.isSafeInteger(r[1]) && r[0] >= 1 && r[0] <= r[1];
 
 export class TraceBuilder implements FileKnowledge {
   private readonly prefix: string;
@@ -103,7 +130,7 @@ export class TraceBuilder implements FileKnowledge {
     if (body !== undefined && body.length > 0) node.body = body;
     else this.warn(0, 'no task text found');
     this.taskId = node.id;
-    this.transactions.push({ epoch: 0, nodes: [node], edges: [] });
+    this.transactions.push({ epoch: 0, nodes: this.capBodies(0, [node]), edges: [] });
   }
 
   addStep(step: StepInput): void {
@@ -128,13 +155,19 @@ export class TraceBuilder implements FileKnowledge {
         this.pendingSteering.push(id);
         this.count('steering');
       } else {
-        nodes.push({ id, kind: 'message', authority: m.role === 'user' ? 'user' : 'agent', role: m.role, body: m.body });
+        nodes.push({
+          id,
+          kind: 'message',
+          authority: m.role === 'user' ? 'user' : 'agent',
+          role: m.role,
+          body: m.body,
+        });
         this.count('message');
       }
     }
 
     if (step.calls.length === 0 && !step.plainResult) {
-      this.transactions.push({ epoch: t, nodes, edges });
+      this.transactions.push({ epoch: t, nodes: this.capBodies(t, nodes), edges });
       return;
     }
 
@@ -147,7 +180,13 @@ export class TraceBuilder implements FileKnowledge {
     this.pendingSteering = [];
 
     if (step.plainResult) {
-      const res: NodeInput = { id: this.id(`result:${t}`), kind: 'tool_result', authority: 'agent', status: 'error', body: step.plainResult.body };
+      const res: NodeInput = {
+        id: this.id(`result:${t}`),
+        kind: 'tool_result',
+        authority: 'agent',
+        status: 'error',
+        body: step.plainResult.body,
+      };
       if (step.plainResult.meta) res.meta = step.plainResult.meta;
       nodes.push(res);
       edge(act.id, res.id, 'cites');
@@ -161,7 +200,14 @@ export class TraceBuilder implements FileKnowledge {
     for (const [idx, call] of step.calls.entries()) {
       const suffix = many ? `${t}:${idx + 1}` : `${t}`;
       this.stats.commands++;
-      const callNode: NodeInput = { id: this.id(`call:${suffix}`), kind: 'tool_call', authority: 'agent', status: 'terminal', tool: call.tool, body: call.body };
+      const callNode: NodeInput = {
+        id: this.id(`call:${suffix}`),
+        kind: 'tool_call',
+        authority: 'agent',
+        status: 'terminal',
+        tool: ledgerName(call.tool),
+        body: call.body,
+      };
       if (call.callId !== undefined) callNode.meta = { callId: call.callId };
       nodes.push(callNode);
       edge(act.id, callNode.id, 'invokes');
@@ -191,6 +237,23 @@ export class TraceBuilder implements FileKnowledge {
             this.warn(t, `unusable view of ${JSON.stringify(e.path)}`);
             this.count('view-uncertain');
             continue;
+          }
+          if (this.contradicts(e.path, e.range[0], e.lines)) {
+            // The file changed in a way no recognised command explains (a script we could not
+            // read, a build tool): record that a new revision exists before citing its lines.
+            const id = this.id(`rev:${t}:${++revK}`);
+            nodes.push({
+              id,
+              kind: 'artifact_revision',
+              authority: 'agent',
+              path: e.path,
+              revision: id,
+              body: INFERRED_BODY,
+              meta: { inferred: true },
+            });
+            this.setRevision(e.path, id, undefined);
+            this.count('write-inferred');
+            this.warn(t, `${e.path} changed without a recognised write`);
           }
           const revision = this.revisionOf(e.path);
           const key = `${e.path}\u0000${revision}\u0000${e.range[0]}\u0000${e.range[1]}`;
@@ -224,7 +287,8 @@ export class TraceBuilder implements FileKnowledge {
             rev.changed = changed.map((r) => [r[0], r[1]] as const);
             this.count('write-ranged');
           }
-          rev.body = e.content !== undefined && e.content.length > 0 ? e.content : call.body;
+          // A whitespace-only content (a freshly created empty file) says less than the command.
+          rev.body = e.content !== undefined && e.content.trim().length > 0 ? e.content : call.body;
           if (e.revert) rev.meta = { revert: true };
           nodes.push(rev);
           edge(act.id, id, 'mutates');
@@ -236,7 +300,13 @@ export class TraceBuilder implements FileKnowledge {
         }
         // verifier
         const id = this.id(verifierTotal > 1 ? `ver:${t}:${++verK}` : `ver:${t}`);
-        nodes.push({ id, kind: 'verifier_outcome', authority: 'tool:bash', verifier: e.command, status: e.status });
+        nodes.push({
+          id,
+          kind: 'verifier_outcome',
+          authority: 'tool:bash',
+          verifier: ledgerName(e.command),
+          status: e.status,
+        });
         edge(act.id, id, 'verified_by');
         for (const path of [...this.written].sort()) edge(this.revisionOf(path), id, 'verified_by');
         this.count('verifier');
@@ -245,14 +315,39 @@ export class TraceBuilder implements FileKnowledge {
       }
       if (recognised) this.stats.recognised++;
     }
-    this.transactions.push({ epoch: t, nodes, edges });
+    this.transactions.push({ epoch: t, nodes: this.capBodies(t, nodes), edges });
+  }
+
+  /**
+   * The ledger rejects bodies over LIMITS.maxBodyChars; a transcript with one huge tool output
+   * should still load, so such a body is cut (and the cut is reported), never the whole trace.
+   */
+  private capBodies(t: number, nodes: NodeInput[]): NodeInput[] {
+    return nodes.map((n) => {
+      if (n.body === undefined || n.body.length <= LIMITS.maxBodyChars) return n;
+      this.warn(t, `body of ${n.id} cut to ${LIMITS.maxBodyChars} characters`);
+      return { ...n, body: n.body.slice(0, LIMITS.maxBodyChars), meta: { ...(n.meta ?? {}), truncated: true } };
+    });
+  }
+
+  /** Whether displayed lines disagree with what is known of the path's current revision. */
+  private contradicts(path: string, first: number, lines: readonly string[]): boolean {
+    const st = this.files.get(path);
+    if (!st) return false;
+    if (st.total !== undefined && first + lines.length - 1 > st.total) return true;
+    return lines.some((text, i) => {
+      const known = st.lines.get(first + i);
+      return known !== undefined && known !== text;
+    });
   }
 
   /** Records displayed lines of the current revision (used by later tail/str_replace reasoning). */
   private learn(path: string, first: number, lines: readonly string[], whole?: boolean, total?: number): void {
     const st = this.files.get(path) ?? { revision: BASE_REVISION, lines: new Map<number, string>() };
     this.files.set(path, st);
-    lines.forEach((text, i) => st.lines.set(first + i, text));
+    lines.forEach((text, i) => {
+      st.lines.set(first + i, text);
+    });
     if (whole && first === 1) st.total = lines.length;
     if (total !== undefined) st.total = total;
   }
@@ -261,7 +356,9 @@ export class TraceBuilder implements FileKnowledge {
     const st: FileState = { revision, lines: new Map<number, string>() };
     if (content !== undefined) {
       const lines = content === '' ? [] : splitContent(content);
-      lines.forEach((text, i) => st.lines.set(i + 1, text));
+      lines.forEach((text, i) => {
+        st.lines.set(i + 1, text);
+      });
       st.total = lines.length;
       st.content = content;
     }

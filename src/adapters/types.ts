@@ -3,7 +3,13 @@ import type { LineRange, Transaction } from '../schema/types.js';
 /** Options every adapter accepts. */
 export interface AdapterOptions {
   /** Prepended to every node id (and to revision ids) so several traces can share a ledger. Default ''. */
-  idPrefix?: string;
+  idPrefix?: string | undefined;
+  /**
+   * Absolute repository root stripped from paths (e.g. `/repo`), so evidence and revisions use
+   * repository-relative paths. Mini-swe-agent and SWE-agent traces know theirs (`/testbed`, the
+   * working directory); chat transcripts do not, so absolute paths stay absolute unless given.
+   */
+  repoRoot?: string | undefined;
 }
 
 /** What an adapter saw and how much of it it could turn into typed graph facts. */
@@ -41,15 +47,15 @@ export interface ViewEffect {
   range: LineRange;
   lines: string[];
   /** The view displayed the whole file, so its length is known. */
-  whole?: boolean;
+  whole?: boolean | undefined;
   /** The file's total line count when the tool reported it. */
-  total?: number;
+  total?: number | undefined;
 }
 
 /** A command that displayed file lines whose numbers are not certain: counted, never emitted. */
 export interface UncertainViewEffect {
   kind: 'view-uncertain';
-  path?: string;
+  path?: string | undefined;
   reason: string;
 }
 
@@ -57,11 +63,11 @@ export interface WriteEffect {
   kind: 'write';
   path: string;
   /** Line ranges of the previous revision that changed; undefined when not knowable. */
-  changed?: LineRange[];
+  changed?: LineRange[] | undefined;
   /** The new file content when the command gives it whole. */
-  content?: string;
+  content?: string | undefined;
   /** The file was restored from version control (git checkout/restore). */
-  revert?: boolean;
+  revert?: boolean | undefined;
 }
 
 export interface VerifierEffect {

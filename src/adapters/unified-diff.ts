@@ -9,9 +9,9 @@ export interface DiffLine {
   op: ' ' | '-' | '+';
   text: string;
   /** Line number in the old file (context and removed lines). */
-  oldLine?: number;
+  oldLine?: number | undefined;
   /** Line number in the new file (context and added lines). */
-  newLine?: number;
+  newLine?: number | undefined;
 }
 
 export interface DiffHunk {
@@ -24,9 +24,9 @@ export interface DiffHunk {
 
 export interface DiffFile {
   /** Old path without the `a/` prefix; undefined for a new file. */
-  oldPath?: string;
+  oldPath?: string | undefined;
   /** New path without the `b/` prefix; undefined for a deleted file. */
-  newPath?: string;
+  newPath?: string | undefined;
   status: 'modified' | 'added' | 'deleted' | 'renamed';
   hunks: DiffHunk[];
 }

@@ -8,7 +8,8 @@ import type { SimpleCommand } from './shell-parse.js';
 import type { VerifierStatus } from './types.js';
 
 const PY = /^(?:\S*\/)?python(?:\d(?:\.\d+)?)?$/;
-const SCRIPT = /^(?:reproduce|reproduction|repro)[\w.-]*\.(?:py|sh)$|^test_[\w.-]*\.(?:py|sh)$|^[\w.-]*_test\.py$|^tests?\.py$/;
+const SCRIPT =
+  /^(?:reproduce|reproduction|repro)[\w.-]*\.(?:py|sh)$|^test_[\w.-]*\.(?:py|sh)$|^[\w.-]*_test\.py$|^tests?\.py$/;
 
 /** Words that may precede the real command (`timeout 60 pytest`, `env X=1 pytest`). */
 function unwrap(argv: readonly string[]): string[] {
@@ -23,7 +24,12 @@ function unwrap(argv: readonly string[]): string[] {
       let k = 1;
       while (k < a.length && /^[A-Za-z_][A-Za-z0-9_]*=|^-/.test(a[k] as string)) k++;
       a = a.slice(k);
-    } else if (first === 'time' || first === 'nice' || first === 'xvfb-run' || first === 'coverage' && a[1] === 'run') {
+    } else if (
+      first === 'time' ||
+      first === 'nice' ||
+      first === 'xvfb-run' ||
+      (first === 'coverage' && a[1] === 'run')
+    ) {
       a = a.slice(first === 'coverage' ? 2 : 1);
     } else break;
   }
@@ -52,7 +58,8 @@ export function verifierKind(cmd: SimpleCommand): 'pytest' | 'runner' | 'script'
     if (first === '-m') {
       const mod = rest[k + 1] ?? '';
       if (mod === 'pytest' || mod === 'py.test') return 'pytest';
-      if (mod === 'unittest' || mod === 'django' && rest[k + 2] === 'test' || mod === 'nose' || mod === 'tox') return 'runner';
+      if (mod === 'unittest' || (mod === 'django' && rest[k + 2] === 'test') || mod === 'nose' || mod === 'tox')
+        return 'runner';
       return undefined;
     }
     if (first.startsWith('-')) return undefined;
@@ -88,11 +95,12 @@ const FAILURE = [
 ];
 
 const CANNOT_RUN = [
-  /ERROR collecting/,
+  /^ERROR collecting/m,
+  /^=+ ERRORS =+$/m,
   /errors? during collection/,
   /ImportError while (?:importing|loading)/,
   /^ERROR: (?:file or directory not found|not found):/m,
-  /no tests ran/,
+  /^=+ no tests ran\b/m,
   /: can't open file .*No such file or directory/,
   /command not found/,
   /No module named pytest\b/,
@@ -104,19 +112,51 @@ function lastException(out: string): string | undefined {
   if (idx < 0) return undefined;
   const lines = out.slice(idx).split('\n');
   for (let k = 1; k < lines.length; k++) {
-    const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Configured))\b/.exec(lines[k] as string);
+    const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Configured|NotReady))\b/.exec(
+      lines[k] as string,
+    );
     if (m) return (m[1] as string).split('.').pop();
   }
   return undefined;
 }
 
-export function verifierStatus(kind: 'pytest' | 'runner' | 'script', output: string, returncode: number | undefined, timedOut: boolean): VerifierStatus {
+/** pytest's final summary line (`=== 2 failed, 3 passed in 0.1s ===`), when present. */
+function pytestSummary(out: string): VerifierStatus | undefined {
+  const lines = out.split('\n').filter((l) => /^=+ .*\bin [\d.]+\s*s(?:econds)?\b.*=+\s*$/.test(l));
+  const last = lines[lines.length - 1];
+  if (!last) return undefined;
+  if (/\bno tests ran\b|\b\d+ errors?\b/.test(last)) return 'error';
+  if (/\b\d+ failed\b/.test(last)) return 'failed';
+  return 'passed';
+}
+
+/**
+ * Status of a check from its return code and output. Tracebacks of import/syntax errors only mean
+ * "could not run" when the command also failed: scripts often print caught tracebacks and succeed.
+ */
+export function verifierStatus(
+  kind: 'pytest' | 'runner' | 'script',
+  output: string,
+  returncode: number | undefined,
+  timedOut: boolean,
+): VerifierStatus {
   if (timedOut) return 'error';
   if (returncode === 127 || returncode === 126) return 'error';
   if (kind === 'pytest' && returncode !== undefined && returncode >= 2 && returncode <= 5) return 'error';
-  if (CANNOT_RUN.some((re) => re.test(output))) return 'error';
-  const exc = lastException(output);
-  if (exc && /^(ModuleNotFoundError|ImportError|SyntaxError|IndentationError|TabError|ImproperlyConfigured|AppRegistryNotReady)$/.test(exc)) return 'error';
+  const summary = kind === 'pytest' ? pytestSummary(output) : undefined;
+  if (summary) return returncode !== undefined && returncode !== 0 && summary === 'passed' ? 'failed' : summary;
+  const ranOk = returncode === 0;
+  if (!ranOk) {
+    if (CANNOT_RUN.some((re) => re.test(output))) return 'error';
+    const exc = lastException(output);
+    if (
+      exc &&
+      /^(ModuleNotFoundError|ImportError|SyntaxError|IndentationError|TabError|ImproperlyConfigured|AppRegistryNotReady)$/.test(
+        exc,
+      )
+    )
+      return 'error';
+  }
   if (returncode !== undefined && returncode !== 0) return 'failed';
   if (FAILURE.some((re) => re.test(output))) return 'failed';
   return 'passed';

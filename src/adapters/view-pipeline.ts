@@ -5,10 +5,11 @@
  * lines (keeps the relation) or transforms them (loses it). Only when the relation survives to the
  * end are the displayed lines evidence; otherwise the view is reported as uncertain.
  */
-import type { SimpleCommand } from './shell-parse.js';
+
 import { getopt } from './getopt.js';
 import { pythonPrintedFile } from './python-code.js';
 import { sedPrintedSpans } from './sed-script.js';
+import type { SimpleCommand } from './shell-parse.js';
 import type { FileKnowledge, ViewEffect } from './types.js';
 
 export type Stream =
@@ -20,21 +21,23 @@ export type Stream =
       path: string;
       start: number;
       /** At most this many lines were selected (a longer output means foreign lines). */
-      maxLen?: number;
+      maxLen?: number | undefined;
       /** Exactly this many lines are expected (tail with a known file length). */
-      exactLen?: number;
+      exactLen?: number | undefined;
       /** The output runs to the end of the file (file length becomes known). */
-      toEnd?: boolean;
+      toEnd?: boolean | undefined;
       /** The whole file is shown from line 1. */
-      whole?: boolean;
+      whole?: boolean | undefined;
       /** `print()` added one newline after the file's own. */
-      extraNewline?: boolean;
+      extraNewline?: boolean | undefined;
       /** Several disjoint spans printed back to back (`sed -n '1,5p;20,30p'`); needs exact lengths. */
-      segments?: Array<[number, number]>;
+      segments?: Array<[number, number]> | undefined;
     }
   /** `grep -n` output: `N:text`/`N-text`, or `path:N:text` when `multi`. */
-  | { t: 'grep'; path?: string; multi: boolean; offset: number; prefixes: number; seps: boolean }
-  | { t: 'uncertain'; path?: string; reason: string }
+  | { t: 'grep'; path?: string | undefined; multi: boolean; offset: number; prefixes: number; seps: boolean }
+  /** Several numbered/`grep -n` views of one file sharing one output (lines name themselves). */
+  | { t: 'merged'; path: string }
+  | { t: 'uncertain'; path?: string | undefined; reason: string }
   | { t: 'none' };
 
 export interface ViewContext {
@@ -44,14 +47,27 @@ export interface ViewContext {
 }
 
 const GREP_VALUE = 'efmABCdD';
-const GREP_LONG_VALUE = ['regexp', 'file', 'max-count', 'after-context', 'before-context', 'context', 'include', 'exclude', 'exclude-dir', 'color', 'colour', 'label'];
+const GREP_LONG_VALUE = [
+  'regexp',
+  'file',
+  'max-count',
+  'after-context',
+  'before-context',
+  'context',
+  'include',
+  'exclude',
+  'exclude-dir',
+  'color',
+  'colour',
+  'label',
+];
 
 interface GrepArgs {
   search: boolean; // -l -L -c -q: prints no lines
   partial: boolean; // -o
   numbered: boolean;
   recursive: boolean;
-  withName?: boolean;
+  withName?: boolean | undefined;
   noName: boolean;
   seps: boolean;
   files: string[];
@@ -75,8 +91,14 @@ function readGrep(args: readonly string[]): GrepArgs {
 }
 
 /** `-n K`, `-K`, `--lines=K` of head/tail. */
-function countArg(args: readonly string[]): { n?: string; bytes: boolean; files: string[]; follow: boolean } {
-  const norm = args.map((a) => (/^\+\d+$/.test(a) ? `-n${a}` : a));
+function countArg(args: readonly string[]): {
+  n?: string | undefined;
+  bytes: boolean;
+  files: string[];
+  follow: boolean;
+} {
+  // `tail +5 f` is the old spelling of `tail -n +5 f`; `-n +5` already carries its flag.
+  const norm = args.map((a, i) => (/^\+\d+$/.test(a) && !/^(-n|--lines)$/.test(args[i - 1] ?? '') ? `-n${a}` : a));
   const o = getopt(norm, { shortWithValue: 'nc', longWithValue: ['lines', 'bytes'], numericAs: 'n' });
   return {
     n: o.flags.get('n') ?? o.flags.get('lines'),
@@ -98,17 +120,34 @@ export function sourceStream(cmd: SimpleCommand, ctx: ViewContext): Stream {
       if (files.length === 0 || o.positional.includes('-')) return { t: 'none' };
       const path = ctx.resolve(files[0] as string);
       if (files.length > 1) return { t: 'uncertain', path, reason: 'several files' };
-      if ([...o.flags.keys()].some((k) => k !== 'n' && k !== 'number')) return { t: 'uncertain', path, reason: 'cat options transform lines' };
-      if (o.flags.has('n') || o.flags.has('number')) return { t: 'numbered', path, offset: 0, prefixes: 0, seps: false };
+      if ([...o.flags.keys()].some((k) => k !== 'n' && k !== 'number'))
+        return { t: 'uncertain', path, reason: 'cat options transform lines' };
+      if (o.flags.has('n') || o.flags.has('number'))
+        return { t: 'numbered', path, offset: 0, prefixes: 0, seps: false };
       return { t: 'plain', path, start: 1, whole: true, toEnd: true };
     }
     case 'nl': {
-      const o = getopt(args, { shortWithValue: 'bdfhilnsvw', longWithValue: ['body-numbering', 'number-separator', 'starting-line-number', 'line-increment', 'number-width', 'number-format'] });
-      if (o.positional.length !== 1) return o.positional.length ? { t: 'uncertain', reason: 'several files' } : { t: 'none' };
+      const o = getopt(args, {
+        shortWithValue: 'bdfhilnsvw',
+        longWithValue: [
+          'body-numbering',
+          'number-separator',
+          'starting-line-number',
+          'line-increment',
+          'number-width',
+          'number-format',
+        ],
+      });
+      if (o.positional.length !== 1)
+        return o.positional.length ? { t: 'uncertain', reason: 'several files' } : { t: 'none' };
       return nlStream(o, ctx.resolve(o.positional[0] as string), 1);
     }
     case 'sed': {
-      const o = getopt(args, { shortWithValue: 'efl', shortOptionalValue: 'i', longWithValue: ['expression', 'file', 'line-length'] });
+      const o = getopt(args, {
+        shortWithValue: 'efl',
+        shortOptionalValue: 'i',
+        longWithValue: ['expression', 'file', 'line-length'],
+      });
       if (o.flags.has('i') || o.flags.has('in-place')) return { t: 'none' };
       const scripts = o.multi.get('e') ?? o.multi.get('expression');
       const script = scripts ? scripts.join('\n') : o.positional[0];
@@ -116,12 +155,14 @@ export function sourceStream(cmd: SimpleCommand, ctx: ViewContext): Stream {
       if (files.length === 0 || script === undefined) return { t: 'none' };
       const path = ctx.resolve(files[0] as string);
       if (files.length > 1) return { t: 'uncertain', path, reason: 'several files' };
-      if (!(o.flags.has('n') || o.flags.has('quiet') || o.flags.has('silent'))) return { t: 'uncertain', path, reason: 'sed without -n' };
+      if (!(o.flags.has('n') || o.flags.has('quiet') || o.flags.has('silent')))
+        return { t: 'uncertain', path, reason: 'sed without -n' };
       const total = ctx.files.lineCount(path);
       const spans = sedPrintedSpans(script, total);
       if (!spans) return { t: 'uncertain', path, reason: 'sed script is not a fixed line span' };
       if (spans.length > 1) {
-        if (spans.some((x) => x.end === undefined)) return { t: 'uncertain', path, reason: 'sed spans to an unknown end' };
+        if (spans.some((x) => x.end === undefined))
+          return { t: 'uncertain', path, reason: 'sed spans to an unknown end' };
         const segments = spans.map((x) => [x.start, x.end as number] as [number, number]);
         return { t: 'plain', path, start: spans[0]?.start ?? 1, segments };
       }
@@ -187,7 +228,8 @@ export function sourceStream(cmd: SimpleCommand, ctx: ViewContext): Stream {
   }
 }
 
-const viewLike = (name: string): boolean => ['cat', 'nl', 'sed', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'awk'].includes(name);
+const viewLike = (name: string): boolean =>
+  ['cat', 'nl', 'sed', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'awk'].includes(name);
 
 function nlStream(o: ReturnType<typeof getopt>, path: string, base: number): Stream {
   const body = o.flags.get('b') ?? o.flags.get('body-numbering') ?? 't';
@@ -216,8 +258,8 @@ function awkSpan(args: readonly string[]): { start: number; end: number; file: s
 
 /** Stage 2+: how a filter transforms the stream. */
 export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext): Stream {
-  if (prev.t === 'none' || prev.t === 'uncertain') return prev;
-  const path = prev.t === 'grep' ? prev.path : prev.path;
+  if (prev.t === 'none' || prev.t === 'uncertain' || prev.t === 'merged') return prev;
+  const path = prev.path;
   const lose = (reason: string): Stream => ({ t: 'uncertain', path, reason });
   const [name, ...args] = cmd.argv;
   if (!name) return lose('empty stage');
@@ -236,12 +278,26 @@ export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext)
       return lose('cat options transform lines');
     }
     case 'nl': {
-      const o = getopt(args, { shortWithValue: 'bdfhilnsvw', longWithValue: ['body-numbering', 'number-separator', 'starting-line-number', 'line-increment', 'number-width', 'number-format'] });
+      const o = getopt(args, {
+        shortWithValue: 'bdfhilnsvw',
+        longWithValue: [
+          'body-numbering',
+          'number-separator',
+          'starting-line-number',
+          'line-increment',
+          'number-width',
+          'number-format',
+        ],
+      });
       if (prev.t !== 'plain' || o.positional.length) return lose('nl over numbered lines');
       return nlStream(o, prev.path, prev.start);
     }
     case 'sed': {
-      const o = getopt(args, { shortWithValue: 'efl', shortOptionalValue: 'i', longWithValue: ['expression', 'file', 'line-length'] });
+      const o = getopt(args, {
+        shortWithValue: 'efl',
+        shortOptionalValue: 'i',
+        longWithValue: ['expression', 'file', 'line-length'],
+      });
       const scripts = o.multi.get('e') ?? o.multi.get('expression');
       const script = scripts ? scripts.join('\n') : o.positional[0];
       const files = scripts ? o.positional : o.positional.slice(1);
@@ -267,7 +323,12 @@ export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext)
       if (n.startsWith('-')) return { ...prev, toEnd: false, whole: false, exactLen: undefined };
       if (!/^\d+$/.test(n)) return lose('head count');
       const k = Number(n);
-      return { t: 'plain', path: prev.path, start: prev.start, maxLen: prev.maxLen === undefined ? k : Math.min(prev.maxLen, k) };
+      return {
+        t: 'plain',
+        path: prev.path,
+        start: prev.start,
+        maxLen: prev.maxLen === undefined ? k : Math.min(prev.maxLen, k),
+      };
     }
     case 'tail': {
       const c = countArg(args);
@@ -277,7 +338,12 @@ export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext)
       if (prev.t !== 'plain') return prev;
       if (/^\+\d+$/.test(n)) {
         const k = Math.max(1, Number(n.slice(1)));
-        return { ...prev, start: prev.start + k - 1, maxLen: prev.maxLen === undefined ? undefined : Math.max(0, prev.maxLen - (k - 1)), whole: false };
+        return {
+          ...prev,
+          start: prev.start + k - 1,
+          maxLen: prev.maxLen === undefined ? undefined : Math.max(0, prev.maxLen - (k - 1)),
+          whole: false,
+        };
       }
       // The last k lines of a stream whose length is only known after the fact: the output
       // length tells where it starts only if the stream's own length is known.
@@ -293,8 +359,10 @@ export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext)
       if (g.files.length || g.recursive) return lose('grep of another file');
       if (g.search) return { t: 'none' };
       if (g.partial) return lose('grep -o');
-      if (prev.t === 'numbered') return { ...prev, prefixes: prev.prefixes + (g.numbered ? 1 : 0), seps: prev.seps || g.seps };
-      if (prev.t === 'grep') return { ...prev, prefixes: prev.prefixes + (g.numbered ? 1 : 0), seps: prev.seps || g.seps };
+      if (prev.t === 'numbered')
+        return { ...prev, prefixes: prev.prefixes + (g.numbered ? 1 : 0), seps: prev.seps || g.seps };
+      if (prev.t === 'grep')
+        return { ...prev, prefixes: prev.prefixes + (g.numbered ? 1 : 0), seps: prev.seps || g.seps };
       if (!g.numbered) return lose('grep without -n');
       return { t: 'grep', path: prev.path, multi: false, offset: prev.start - 1, prefixes: 0, seps: g.seps };
     }
@@ -308,10 +376,10 @@ export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext)
 /** Observation text of one command, split into reliable lines. */
 export interface OutputLines {
   /** All output lines when the output is complete. */
-  lines?: string[];
+  lines?: string[] | undefined;
   /** When the tool elided the middle: complete lines of the head and of the tail. */
-  head?: string[];
-  tail?: string[];
+  head?: string[] | undefined;
+  tail?: string[] | undefined;
 }
 
 /** Splits an output into lines, dropping the single newline that ends it. */
@@ -351,7 +419,11 @@ function parseNumbered(lines: readonly string[], s: Extract<Stream, { t: 'number
   return out;
 }
 
-function parseGrep(lines: readonly string[], s: Extract<Stream, { t: 'grep' }>, resolve: (p: string) => string): Entry[] {
+function parseGrep(
+  lines: readonly string[],
+  s: Extract<Stream, { t: 'grep' }>,
+  resolve: (p: string) => string,
+): Entry[] {
   const out: Entry[] = [];
   const matchPaths = new Set<string>();
   const pending: Array<{ path: string; line: number; text: string }> = [];
@@ -407,6 +479,23 @@ export function readView(stream: Stream, out: OutputLines, resolve: (p: string) 
   if (stream.t === 'none') return [];
   if (stream.t === 'uncertain') return stream.reason;
   const parts = out.lines ? [out.lines] : [out.head ?? [], out.tail ?? []];
+  if (stream.t === 'merged') {
+    const entries: Entry[] = [];
+    const seen = new Map<number, string>();
+    for (const p of parts) {
+      for (const raw of p) {
+        if (raw === '--') continue;
+        const m = NUMBERED.exec(raw) ?? /^(\d+)[:-](.*)$/.exec(raw);
+        if (!m) return 'unnumbered line in shared numbered output';
+        const line = Number(m[1]);
+        const text = m[2] as string;
+        if (seen.has(line) && seen.get(line) !== text) return 'conflicting lines in shared output';
+        seen.set(line, text);
+        entries.push({ path: stream.path, line, text });
+      }
+    }
+    return runs(entries);
+  }
   if (stream.t === 'numbered') {
     const entries: Entry[] = [];
     for (const p of parts) {
@@ -438,8 +527,14 @@ export function readView(stream: Stream, out: OutputLines, resolve: (p: string) 
     });
   }
   if (stream.maxLen !== undefined && lines.length > stream.maxLen) return 'more lines than the command selects';
-  if (complete && stream.exactLen !== undefined && lines.length !== stream.exactLen) return 'output length does not match the file length';
-  const view: ViewEffect = { kind: 'view', path: stream.path, range: [stream.start, stream.start + lines.length - 1], lines };
+  if (complete && stream.exactLen !== undefined && lines.length !== stream.exactLen)
+    return 'output length does not match the file length';
+  const view: ViewEffect = {
+    kind: 'view',
+    path: stream.path,
+    range: [stream.start, stream.start + lines.length - 1],
+    lines,
+  };
   // Fewer lines than selected means the file ended: its length is now known too.
   const hitEnd = stream.toEnd || (stream.maxLen !== undefined && lines.length < stream.maxLen);
   if (complete && hitEnd) {

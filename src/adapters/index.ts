@@ -1,0 +1,6 @@
+/** Traces and chat transcripts → ledger transactions. Pure functions: no I/O, no clock. */
+export { fromAnthropic } from './anthropic.js';
+export { fromMiniSweAgent } from './mini-swe-agent.js';
+export { fromOpenAI } from './openai.js';
+export { fromSweAgent } from './swe-agent.js';
+export type { AdaptedTrace, AdapterOptions, AdapterStats } from './types.js';
