@@ -30,3 +30,7 @@ export type {
 export type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './working-set/types.js';
 export { validateAnthropicMessages, validateOpenAIMessages } from './working-set/validate-messages.js';
 export { WorkingSet } from './working-set/working-set.js';
+export { type Embedder, hashedTrigramEmbedder } from './retrieval/hashed-embedder.js';
+export type { MissingEvidence } from './retrieval/exact-channel.js';
+export type { RetrievalQuery } from './retrieval/query.js';
+export type { RetrievalResult, RetrievedEvidence } from './retrieval/retrieve.js';

@@ -12,6 +12,11 @@ import { type HashTexts, webCryptoHashTexts } from './content-hash.js';
 import { LedgerIndex } from './ledger-index.js';
 import { type BodyInfo, type CommitPlan, planCommit } from './plan-commit.js';
 import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
+import type { Embedder } from '../retrieval/hashed-embedder.js';
+import { hashedTrigramEmbedder } from '../retrieval/hashed-embedder.js';
+import type { RetrievalQuery } from '../retrieval/query.js';
+import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
+import { SearchIndex } from '../retrieval/search-index.js';
 import { materialize } from '../working-set/materialize.js';
 import { type RerunCandidate, rerunCandidates } from '../working-set/rerun.js';
 import type { MaterializeRequest } from '../working-set/types.js';
@@ -27,6 +32,10 @@ import type { StorageAdapter } from './storage.js';
 export class Ledger {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** @internal Derived BM25/vector tables, built on first retrieval (never in snapshots). */
+  searchIndex: SearchIndex | null = null;
+  /** @internal The vector channel's embedder (set once by openLedger). */
+  embedder: Embedder = hashedTrigramEmbedder();
 
   private constructor(
     /** @internal */ readonly engine: Engine,
@@ -189,6 +198,27 @@ export class Ledger {
       await this.apply(plan, () => this.storage?.append(encodeLogRecord({ op: 'archive', tx, epoch })));
       return plan.receipt;
     });
+  }
+
+  /**
+   * Temporal hybrid retrieval: support for a claim, an action or a question from exact, BM25,
+   * vector and graph channels over what is valid at the epoch within the authority scopes — or
+   * `abstain` with the missing evidence named.
+   */
+  retrieve(query: RetrievalQuery): Promise<RetrievalResult> {
+    return this.exclusive(() =>
+      retrieve(
+        {
+          engine: this.engine,
+          lastEpoch: this.index.lastEpoch,
+          nidOf: (id) => this.index.nodes.get(id)?.nid,
+          idOf: (nid) => this.index.byNid[nid]?.id,
+          searchIndex: async () => (this.searchIndex ??= await SearchIndex.create(this.engine, this.embedder)),
+          embedder: this.embedder,
+        },
+        query,
+      ),
+    );
   }
 
   /** Every table as Arrow IPC streams plus a manifest, in one verifiable byte array. */

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
+import type { Embedder } from '../retrieval/hashed-embedder.js';
 import type { HashTexts } from './content-hash.js';
 import { Ledger } from './ledger.js';
 import { decodeSnapshot } from './snapshot-format.js';
@@ -14,6 +15,8 @@ export interface OpenLedgerOptions {
   encoding?: Encoding;
   /** Durable storage; without it the ledger lives in memory only. */
   storage?: StorageAdapter;
+  /** Embedder for retrieval's vector channel; default: the built-in hashed-trigram stand-in. */
+  embedder?: Embedder;
 }
 
 /** What a runtime entry supplies: how to start DuckDB and tiktoken there. */
@@ -48,6 +51,7 @@ export async function openLedgerWith(runtime: RuntimeBindings, options: OpenLedg
     const ledger = snapshot
       ? await Ledger.restore(engine, counter, snapshot, storage, runtime.hashTexts)
       : await Ledger.create(engine, counter, storage, runtime.hashTexts);
+    if (options.embedder) ledger.embedder = options.embedder;
     if (log.length > 0) await ledger.replay(log);
     return ledger;
   } catch (e) {

@@ -1,0 +1,51 @@
+/** Per-channel scores of one candidate (0 when the channel did not find it). */
+export interface ChannelScores {
+  exact: number;
+  lexical: number;
+  vector: number;
+  graph: number;
+}
+export const CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Explicit fusion weights. Exact matches additionally dominate: see `fuse`. */
+export const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = { exact: 4, lexical: 1, vector: 0.6, graph: 0.8 };
+export const RRF_K = 60;
+
+export interface FusedCandidate {
+  id: string;
+  score: number;
+  channels: ChannelScores;
+  /** Each channel's share of the score, for the explanation. */
+  contributions: Record<Channel, number>;
+  ranks: Partial<Record<Channel, number>>;
+}
+
+/**
+ * Weighted reciprocal-rank fusion: each channel ranks its candidates (score desc, then id), a
+ * candidate gets Σ weight / (RRF_K + rank). A candidate with an exact match gets +1 on top, and
+ * no sum of the other channels' contributions reaches 1 (max 2.4 / 61 ≈ 0.04), so exact
+ * matches always outrank the rest. Ties break by id. Pure.
+ */
+export function fuse(candidates: ReadonlyMap<string, ChannelScores>): FusedCandidate[] {
+  const ranks = new Map<string, Partial<Record<Channel, number>>>();
+  for (const channel of CHANNELS) {
+    const ranked = [...candidates].filter(([, s]) => s[channel] > 0).sort((a, b) => b[1][channel] - a[1][channel] || cmp(a[0], b[0]));
+    ranked.forEach(([id], i) => {
+      const r = ranks.get(id) ?? {};
+      r[channel] = i + 1;
+      ranks.set(id, r);
+    });
+  }
+  const out: FusedCandidate[] = [];
+  for (const [id, channels] of candidates) {
+    const r = ranks.get(id) ?? {};
+    const contributions = { exact: 0, lexical: 0, vector: 0, graph: 0 };
+    for (const c of CHANNELS) if (r[c] !== undefined) contributions[c] = FUSION_WEIGHTS[c] / (RRF_K + r[c]!);
+    const score = (channels.exact > 0 ? 1 : 0) + contributions.exact + contributions.lexical + contributions.vector + contributions.graph;
+    out.push({ id, score, channels, contributions, ranks: r });
+  }
+  return out.sort((a, b) => b.score - a.score || cmp(a.id, b.id));
+}
+
+export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

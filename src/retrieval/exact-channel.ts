@@ -1,0 +1,69 @@
+import type { Engine } from '../engine/engine.js';
+import { rowsOf } from '../engine/rows.js';
+import { exactSql, supersededCountSql } from '../sql/retrieval-sql.js';
+import { addHit, type ChannelHits } from './channel.js';
+import type { ResolvedQuery } from './query.js';
+
+export interface MissingEvidence {
+  path?: string;
+  range?: readonly [number, number];
+  revision?: string;
+  claim?: string;
+  reason: string;
+}
+
+/**
+ * Exact lookup, run first: records of the constrained path (and revision, body hash, line range).
+ * Score 1 for a full match of the range at the asked revision, less for a partial overlap or
+ * another revision. A constraint nothing valid covers is reported missing — with the count of
+ * superseded records that once covered it, since "it changed" is a different request from "never
+ * seen".
+ */
+export async function exactChannel(
+  engine: Engine,
+  q: ResolvedQuery,
+): Promise<{ hits: ChannelHits; missing: MissingEvidence[]; superseded: number }> {
+  const hits: ChannelHits = new Map();
+  const missing: MissingEvidence[] = [];
+  let superseded = 0;
+  for (const c of q.artifacts) {
+    const rows = rowsOf<{ nid: number; id: string; revision: string | null; range_start: number | null; range_end: number | null }>(
+      await engine.query(exactSql(q.epoch, q.authority, c)),
+    );
+    const old = rowsOf<{ n: number; revision: string | null }>(await engine.query(supersededCountSql(q.epoch, q.authority, c.path)))[0];
+    superseded += old?.n ?? 0;
+    let covered = false;
+    for (const r of rows) {
+      const range = r.range_start !== null && r.range_end !== null ? ([r.range_start, r.range_end] as const) : null;
+      // A record without a line range (a whole-file revision, a tool result naming the path)
+      // matches the path, but cannot vouch for specific lines.
+      const overlap = c.range ? (range ? coveredShare(c.range, range) : 0.3) : 1;
+      const revisionFactor = c.revision === undefined || r.revision === c.revision ? 1 : 0.5;
+      if (overlap === 0) continue;
+      const score = overlap * revisionFactor;
+      if (score >= 0.5) covered = true;
+      addHit(hits, r.nid, score, `exact: ${c.path}${range ? `:${range[0]}-${range[1]}` : ''}${r.revision ? ` @${r.revision}` : ''}`);
+    }
+    if (!covered) {
+      const entry: MissingEvidence = {
+        path: c.path,
+        reason:
+          (old?.n ?? 0) > 0
+            ? `only superseded evidence covers it (${old!.n} record(s)); read the current revision`
+            : rows.length > 0
+              ? 'no valid evidence covers this range at this revision'
+              : 'no record of this path',
+      };
+      if (c.range) entry.range = c.range;
+      if (c.revision) entry.revision = c.revision;
+      missing.push(entry);
+    }
+  }
+  return { hits, missing, superseded };
+}
+
+/** Share of the asked range the record covers. */
+function coveredShare(asked: readonly [number, number], have: readonly [number, number]): number {
+  const overlap = Math.min(asked[1], have[1]) - Math.max(asked[0], have[0]) + 1;
+  return overlap <= 0 ? 0 : overlap / (asked[1] - asked[0] + 1);
+}

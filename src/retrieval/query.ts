@@ -1,0 +1,114 @@
+import { LedgerError } from '../errors.js';
+import type { LineRange } from '../schema/types.js';
+
+/** What a caller asks retrieval for. Field names are part of the public contract. */
+export interface RetrievalQuery {
+  /** Task epoch; defaults to the last committed epoch. */
+  epoch?: number;
+  /** The active task, action and claims: graph seeds; required claims must be supported. */
+  task?: string;
+  action?: string;
+  claims?: readonly string[];
+  /** Exact artifact constraints; each must be covered by valid evidence or it is named missing. */
+  artifacts?: ReadonlyArray<{ path: string; revision?: string; range?: LineRange; hash?: string }>;
+  /** Authority scopes the caller may read; default: all. */
+  authority?: readonly string[];
+  text?: string;
+  /** A query vector from the same embedder as the ledger's (default: the text, embedded). */
+  vector?: readonly number[];
+  /** Host-supplied semantic scores by record id (replace the vector channel). */
+  scores?: Readonly<Record<string, number>>;
+  /** Defaults: 32 records, 48,000 characters of bodies. */
+  budget?: { records?: number; chars?: number };
+  /** Support below this abstains (default 0.5). */
+  supportThreshold?: number;
+  /** Graph expansion hops from the seeds (default 2; 0 disables the graph channel). */
+  hops?: number;
+  /** Candidates each channel contributes (default 64). */
+  perChannel?: number;
+}
+
+export interface ResolvedQuery {
+  epoch: number;
+  task: string | null;
+  action: string | null;
+  claims: string[];
+  artifacts: Array<{ path: string; revision?: string; range?: LineRange; hash?: string }>;
+  authority: string[] | null;
+  text: string | null;
+  vector: Float32Array | null;
+  scores: Map<string, number> | null;
+  budget: { records: number; chars: number };
+  supportThreshold: number;
+  hops: number;
+  perChannel: number;
+}
+
+export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): ResolvedQuery {
+  const bad = (field: string, reason: string) => new LedgerError('INVALID_REQUEST', { field, reason });
+  if (typeof q !== 'object' || q === null) throw bad('', 'the query must be an object');
+  const int = (v: unknown, field: string, def: number, min = 0): number => {
+    if (v === undefined) return def;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw bad(field, `an integer >= ${min}`);
+    return v;
+  };
+  const str = (v: unknown, field: string): string | null => {
+    if (v === undefined) return null;
+    if (typeof v !== 'string' || v.length === 0 || v.includes('\u0000')) throw bad(field, 'a non-empty string');
+    return v;
+  };
+  const strs = (v: unknown, field: string): string[] => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) throw bad(field, 'an array of strings');
+    return v.map((s, i) => str(s, `${field}[${i}]`)!);
+  };
+  const artifacts = (q.artifacts ?? []).map((a, i) => {
+    const at = `artifacts[${i}]`;
+    if (typeof a !== 'object' || a === null) throw bad(at, 'an object');
+    const out: ResolvedQuery['artifacts'][number] = { path: str(a.path, `${at}.path`) ?? (() => { throw bad(`${at}.path`, 'required'); })() };
+    if (a.revision !== undefined) out.revision = str(a.revision, `${at}.revision`)!;
+    if (a.hash !== undefined) out.hash = str(a.hash, `${at}.hash`)!;
+    if (a.range !== undefined) {
+      const r = a.range;
+      if (!Array.isArray(r) || r.length !== 2 || !r.every((x) => Number.isSafeInteger(x) && x >= 1) || r[0] > r[1]) {
+        throw new LedgerError('INVALID_RANGE', { field: `${at}.range`, value: r });
+      }
+      out.range = [r[0], r[1]];
+    }
+    return out;
+  });
+  let vector: Float32Array | null = null;
+  if (q.vector !== undefined) {
+    if (!Array.isArray(q.vector) || q.vector.length === 0 || !q.vector.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      throw bad('vector', 'a non-empty array of finite numbers');
+    }
+    vector = Float32Array.from(q.vector);
+  }
+  let scores: Map<string, number> | null = null;
+  if (q.scores !== undefined) {
+    if (typeof q.scores !== 'object' || q.scores === null) throw bad('scores', 'an object of id → number');
+    scores = new Map();
+    for (const [id, s] of Object.entries(q.scores)) {
+      if (typeof s !== 'number' || !Number.isFinite(s)) throw bad(`scores.${id}`, 'a finite number');
+      scores.set(id, s);
+    }
+  }
+  const threshold = q.supportThreshold ?? 0.5;
+  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw bad('supportThreshold', 'a number in [0, 1]');
+  const authority = q.authority === undefined ? null : [...new Set(strs(q.authority, 'authority'))].sort();
+  return {
+    epoch: int(q.epoch, 'epoch', lastEpoch),
+    task: str(q.task, 'task'),
+    action: str(q.action, 'action'),
+    claims: strs(q.claims, 'claims'),
+    artifacts,
+    authority,
+    text: q.text === undefined ? null : typeof q.text === 'string' ? q.text : (() => { throw bad('text', 'a string'); })(),
+    vector,
+    scores,
+    budget: { records: int(q.budget?.records, 'budget.records', 32, 1), chars: int(q.budget?.chars, 'budget.chars', 48_000, 1) },
+    supportThreshold: threshold,
+    hops: int(q.hops, 'hops', 2),
+    perChannel: int(q.perChannel, 'perChannel', 64, 1),
+  };
+}

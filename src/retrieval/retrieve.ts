@@ -1,0 +1,236 @@
+import type { Engine } from '../engine/engine.js';
+import { rowsOf } from '../engine/rows.js';
+import { LedgerError } from '../errors.js';
+import { type ChannelScores, type FusedCandidate, fuse } from '../rerank/fuse.js';
+import { type SelectableRecord, selectDiverse } from '../rerank/select.js';
+import type { NodeKind, Status } from '../schema/kinds.js';
+import { contradictionsSql, recordRowsSql, visibleSql } from '../sql/retrieval-sql.js';
+import type { ChannelHits } from './channel.js';
+import { exactChannel, type MissingEvidence } from './exact-channel.js';
+import { graphChannel } from './graph-channel.js';
+import type { Embedder } from './hashed-embedder.js';
+import { lexicalChannel } from './lexical-channel.js';
+import { type RetrievalQuery, resolveRetrievalQuery } from './query.js';
+import type { SearchIndex } from './search-index.js';
+import { vectorChannel } from './vector-channel.js';
+
+export interface RetrievedEvidence {
+  id: string;
+  kind: NodeKind;
+  score: number;
+  channels: ChannelScores;
+  status?: Status;
+  authority: string;
+  path?: string;
+  revision?: string;
+  range?: [number, number];
+  body?: string;
+  tokens: number;
+  tx: number;
+}
+
+export interface RetrievalResult {
+  status: 'supported' | 'abstain';
+  /** Ranked support (empty when abstaining: no padding with weak results). */
+  evidence: RetrievedEvidence[];
+  /** What is missing, as specific requests (path, range, revision, claim). */
+  missing: MissingEvidence[];
+  /** The best candidates found when abstaining, for hosts that show partial support. */
+  partial: RetrievedEvidence[];
+  /** Estimated support in [0, 1] and the threshold it was held to. */
+  support: number;
+  threshold: number;
+  contradictions: Array<{ from: string; to: string }>;
+  /** Records matching the query that are no longer valid at the epoch (excluded, counted). */
+  superseded: number;
+  explanation: Array<{
+    id: string;
+    score: number;
+    contributions: Record<string, number>;
+    ranks: Record<string, number>;
+    reasons: string[];
+    kept: boolean;
+    dropped?: string;
+  }>;
+}
+
+export interface RetrieveContext {
+  engine: Engine;
+  lastEpoch: number;
+  nidOf(id: string): number | undefined;
+  idOf(nid: number): string | undefined;
+  searchIndex(): Promise<SearchIndex>;
+  embedder: Embedder;
+}
+
+/**
+ * Temporal hybrid retrieval (architecture §4): the union of exact, lexical, vector and graph
+ * channels over the records valid at the epoch within the authority scopes; weighted
+ * reciprocal-rank fusion where exact matches dominate; diversity and body-once selection within
+ * the budget; abstention naming the missing evidence when support is below the threshold.
+ */
+export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Promise<RetrievalResult> {
+  const q = resolveRetrievalQuery(query, ctx.lastEpoch);
+  const seedIds = [q.task, q.action, ...q.claims].filter((x): x is string => x !== null);
+  const fields = [q.task !== null ? 'task' : null, q.action !== null ? 'action' : null, ...q.claims.map((_, i) => `claims[${i}]`)].filter(
+    (x): x is string => x !== null,
+  );
+  seedIds.forEach((id, i) => {
+    if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: fields[i], id });
+  });
+  const { engine } = ctx;
+  const visibleRows = rowsOf<{ nid: number }>(await engine.query(`SELECT nid FROM (${visibleSql(q.epoch, q.authority)}) v`));
+  const visibleSet = new Set(visibleRows.map((r) => r.nid));
+  if (q.text !== null || q.vector !== null) await (await ctx.searchIndex()).catchUp();
+
+  const exact = await exactChannel(engine, q);
+  const lexical = await lexicalChannel(engine, q);
+  const vector = await vectorChannel(engine, q, ctx.embedder, ctx.nidOf, (n) => visibleSet.has(n));
+  const explicitSeeds = seedIds.map((id) => ctx.nidOf(id)!).filter((n) => visibleSet.has(n));
+  const firstCandidates = topSeeds([exact.hits, lexical.hits], 8);
+  const graph = await graphChannel(engine, q.epoch, q.authority, explicitSeeds, firstCandidates, q.hops);
+
+  // Required support: each given claim (and each claim the task requires) needs a valid
+  // supported_by target; those targets join the candidates with full graph score.
+  const missing: MissingEvidence[] = [...exact.missing];
+  const seedSet = new Set(explicitSeeds);
+  const taskNid = q.task === null ? undefined : ctx.nidOf(q.task);
+  const requiredClaims = new Set(q.claims.map((c) => ctx.nidOf(c)!));
+  // The task's requirements count while unresolved: a resolved claim whose evidence a fix has
+  // since superseded is history, not a gap.
+  const status = new Map(
+    rowsOf<{ nid: number; status: string | null }>(await engine.query(`SELECT nid, status FROM (${visibleSql(q.epoch, q.authority)}) v WHERE kind = 'claim'`)).map(
+      (r) => [r.nid, r.status],
+    ),
+  );
+  for (const e of graph.edges) if (e.src === taskNid && e.kind === 'requires' && status.get(e.dst) === 'open') requiredClaims.add(e.dst);
+  const required = new Map<number, number[]>();
+  for (const e of graph.edges) if (e.kind === 'supported_by' && requiredClaims.has(e.src)) required.set(e.src, [...(required.get(e.src) ?? []), e.dst]);
+
+  const channels: Record<keyof ChannelScores, ChannelHits> = { exact: exact.hits, lexical: lexical.hits, vector, graph: graph.hits };
+  const pool = new Map<number, ChannelScores>();
+  for (const [name, hits] of Object.entries(channels) as Array<[keyof ChannelScores, ChannelHits]>) {
+    for (const [nid, hit] of hits) {
+      if (seedSet.has(nid) || !visibleSet.has(nid)) continue;
+      const s = pool.get(nid) ?? { exact: 0, lexical: 0, vector: 0, graph: 0 };
+      s[name] = hit.score;
+      pool.set(nid, s);
+    }
+  }
+  for (const targets of required.values()) for (const t of targets) if (!seedSet.has(t)) pool.set(t, { ...(pool.get(t) ?? { exact: 0, lexical: 0, vector: 0, graph: 0 }), graph: 1 });
+
+  const rows = rowsOf<RecordRow>(await engine.query(recordRowsSql(q.epoch, q.authority, [...pool.keys()])));
+  const byNid = new Map(rows.map((r) => [r.nid, r]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const fused = fuse(new Map([...pool].filter(([n]) => byNid.has(n)).map(([n, s]) => [byNid.get(n)!.id, s])));
+  const selectable = new Map<string, SelectableRecord>(
+    rows.map((r) => [
+      r.id,
+      { id: r.id, path: r.path, range: r.range_start !== null && r.range_end !== null ? [r.range_start, r.range_end] : null, bodyHash: r.body_hash, chars: r.body?.length ?? 0 },
+    ]),
+  );
+  const { selected, dropped } = selectDiverse(fused, selectable, q.budget);
+  const selectedNids = new Set(selected.map((f) => byId.get(f.id)!.nid));
+
+  for (const claim of requiredClaims) {
+    if (!visibleSet.has(claim)) continue;
+    const support = (required.get(claim) ?? []).filter((t) => byNid.has(t));
+    if (support.length === 0) missing.push({ claim: ctx.idOf(claim) ?? String(claim), reason: 'no valid supporting evidence within the authority scopes' });
+  }
+  for (const id of q.claims) {
+    const nid = ctx.nidOf(id)!;
+    if (!visibleSet.has(nid)) missing.push({ claim: id, reason: 'the claim is not valid at this epoch or outside the authority scopes' });
+  }
+
+  // Support: exact constraints and required claims count as hard requirements (missing above);
+  // text support is the IDF-weighted share of query terms the best kept record contains.
+  let support = 1;
+  if (q.text !== null && lexical.idf.size > 0) {
+    const total = [...lexical.idf.values()].reduce((a, b) => a + b, 0);
+    let best = 0;
+    let bestTerms = new Set<string>();
+    for (const f of selected.slice(0, 5)) {
+      const terms = lexical.matched.get(byId.get(f.id)!.nid) ?? new Set<string>();
+      const covered = [...terms].reduce((a, t) => a + (lexical.idf.get(t) ?? 0), 0) / (total || 1);
+      if (covered > best) {
+        best = covered;
+        bestTerms = terms;
+      }
+    }
+    support = best;
+    if (support < q.supportThreshold) {
+      const absent = [...lexical.idf.keys()].filter((t) => !bestTerms.has(t));
+      missing.push({ reason: `no valid record covers the query; not found together: ${absent.join(', ')}` });
+    }
+  } else if (q.artifacts.length === 0 && requiredClaims.size === 0) {
+    support = selected.length > 0 ? Math.min(1, Math.max(...selected.map((f) => Math.max(f.channels.vector, f.channels.graph)))) : 0;
+    if (support < q.supportThreshold) missing.push({ reason: 'nothing valid supports the query' });
+  }
+  if (missing.length > 0) support = Math.min(support, q.supportThreshold > 0 ? q.supportThreshold / 2 : 0);
+
+  const evidence = selected.map((f) => toEvidence(f, byId.get(f.id)!));
+  const contradictions = rowsOf<{ from_id: string; to_id: string }>(
+    await engine.query(contradictionsSql(q.epoch, q.authority, [...selectedNids])),
+  ).map((r) => ({ from: r.from_id, to: r.to_id }));
+  const reasons = (nid: number) =>
+    (Object.entries(channels) as Array<[string, ChannelHits]>).flatMap(([, hits]) => (hits.get(nid) ? [hits.get(nid)!.reason] : []));
+  const droppedWhy = new Map(dropped.map((d) => [d.id, d.reason]));
+  const explanation = fused.map((f) => ({
+    id: f.id,
+    score: f.score,
+    contributions: f.contributions,
+    ranks: f.ranks as Record<string, number>,
+    reasons: [...reasons(byId.get(f.id)!.nid), ...(required.size && [...required.values()].some((t) => t.includes(byId.get(f.id)!.nid)) ? ['supports a required claim'] : [])],
+    kept: selectedNids.has(byId.get(f.id)!.nid),
+    ...(droppedWhy.has(f.id) ? { dropped: droppedWhy.get(f.id)! } : {}),
+  }));
+  const supported = missing.length === 0 && support >= q.supportThreshold;
+  return {
+    status: supported ? 'supported' : 'abstain',
+    evidence: supported ? evidence : [],
+    missing,
+    partial: supported ? [] : evidence,
+    support,
+    threshold: q.supportThreshold,
+    contradictions,
+    superseded: exact.superseded,
+    explanation,
+  };
+}
+
+interface RecordRow {
+  nid: number;
+  id: string;
+  kind: string;
+  status: string | null;
+  authority: string;
+  path: string | null;
+  revision: string | null;
+  range_start: number | null;
+  range_end: number | null;
+  tx: number;
+  body_hash: string | null;
+  body: string | null;
+  tokens: number | null;
+}
+
+function toEvidence(f: FusedCandidate, r: RecordRow): RetrievedEvidence {
+  const out: RetrievedEvidence = { id: r.id, kind: r.kind as NodeKind, score: f.score, channels: f.channels, authority: r.authority, tokens: r.tokens ?? 0, tx: r.tx };
+  if (r.status !== null) out.status = r.status as Status;
+  if (r.path !== null) out.path = r.path;
+  if (r.revision !== null) out.revision = r.revision;
+  if (r.range_start !== null && r.range_end !== null) out.range = [r.range_start, r.range_end];
+  if (r.body !== null) out.body = r.body;
+  return out;
+}
+
+/** Seeds for PageRank from the first channels: the top `n` of each, weighted by normalised score. */
+function topSeeds(channels: readonly ChannelHits[], n: number): Map<number, number> {
+  const seeds = new Map<number, number>();
+  for (const hits of channels) {
+    const top = [...hits].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, n);
+    const best = top[0]?.[1].score ?? 0;
+    for (const [nid, h] of top) if (best > 0) seeds.set(nid, Math.max(seeds.get(nid) ?? 0, h.score / best));
+  }
+  return seeds;
+}

@@ -1,0 +1,35 @@
+/**
+ * Tokenisation for BM25 over code and prose: paths and identifiers split into their parts
+ * (`src/can/parser.ts` → src, can, parser, ts; `parseStatus2` → parse, status, 2;
+ * `REPLY_BASE` → reply, base), the whole identifier kept as well so exact names still match,
+ * everything lower-cased, a few English stop words dropped. Pure and deterministic.
+ */
+const STOP = new Set(
+  'a an and are as at be by for from has have he her his i in is it its of on or she that the their them they this to was were what when where which who will with you your did do does how over into about after before there then than so not no can could would should been being also just any all'.split(' '),
+);
+
+const WORD = /[A-Za-z0-9_]+/g;
+
+export function textTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    const parts = word
+      .split('_')
+      .flatMap((p) => p.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/))
+      .filter(Boolean)
+      .map((p) => p.toLowerCase());
+    const whole = word.toLowerCase();
+    for (const p of parts) if (!STOP.has(p) && p.length <= 64) out.push(p);
+    if (parts.length > 1 && whole.length <= 64) out.push(whole);
+  }
+  return out;
+}
+
+/** Term frequencies of a text, and its length in terms. */
+export function termCounts(text: string): { counts: Map<string, number>; length: number } {
+  const counts = new Map<string, number>();
+  const terms = textTerms(text);
+  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return { counts, length: terms.length };
+}

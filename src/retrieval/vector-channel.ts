@@ -1,0 +1,43 @@
+import type { Engine } from '../engine/engine.js';
+import { rowsOf } from '../engine/rows.js';
+import { LedgerError } from '../errors.js';
+import { cosineSql, recordsOfBodiesSql } from '../sql/retrieval-sql.js';
+import { addHit, type ChannelHits } from './channel.js';
+import type { Embedder } from './hashed-embedder.js';
+import type { ResolvedQuery } from './query.js';
+
+/**
+ * Cosine similarity over body vectors (brute force `array_cosine_similarity`; the vss HNSW index
+ * needs a downloadable extension). Host-supplied scores replace it when given.
+ */
+export async function vectorChannel(
+  engine: Engine,
+  q: ResolvedQuery,
+  embedder: Embedder,
+  nidOf: (id: string) => number | undefined,
+  visible: (nid: number) => boolean,
+): Promise<ChannelHits> {
+  const hits: ChannelHits = new Map();
+  if (q.scores) {
+    for (const [id, score] of [...q.scores].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      const nid = nidOf(id);
+      if (nid !== undefined && visible(nid) && score > 0) addHit(hits, nid, score, `host score ${score}`);
+    }
+    return hits;
+  }
+  let vector = q.vector;
+  if (!vector && q.text) vector = (await embedder.embed([q.text]))[0]!;
+  if (!vector) return hits;
+  if (vector.length !== embedder.dimensions) {
+    throw new LedgerError('INVALID_REQUEST', { field: 'vector', reason: `expected ${embedder.dimensions} dimensions (${embedder.name})` });
+  }
+  const scored = rowsOf<{ bkey: number; score: number }>(await engine.query(cosineSql(q.epoch, q.authority, vector, q.perChannel))).filter(
+    (s) => s.score > 0,
+  );
+  const byBody = new Map(scored.map((s) => [s.bkey, s.score]));
+  for (const r of rowsOf<{ nid: number; bkey: number }>(await engine.query(recordsOfBodiesSql(q.epoch, q.authority, [...byBody.keys()])))) {
+    const score = byBody.get(r.bkey)!;
+    addHit(hits, r.nid, score, `cosine ${score.toFixed(3)}`);
+  }
+  return hits;
+}
