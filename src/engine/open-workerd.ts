@@ -48,7 +48,9 @@ export async function openWorkerdEngine(assets: WorkerdEngineAssets): Promise<En
   // @ts-expect-error -- the path is outside the package's `exports`; the bundler alias resolves it
   const duck = (await import('@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs')) as BrowserBlockingModule;
   if (!(await duck.getPlatformFeatures()).wasmExceptions) {
-    throw new LedgerError('ENGINE_FAILED', { reason: 'this runtime lacks wasm exception handling, which duckdb-eh.wasm needs' });
+    throw new LedgerError('ENGINE_FAILED', {
+      reason: 'this runtime lacks wasm exception handling, which duckdb-eh.wasm needs',
+    });
   }
   let db: BrowserBlockingDB;
   try {

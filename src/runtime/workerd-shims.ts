@@ -53,7 +53,9 @@ function makeWasmFunction(
   const unused = (): never => {
     throw new Error('workerd shim: an unused trampoline import was called');
   };
-  const placeholders: Record<string, WebAssembly.ImportValue> = Object.fromEntries([...provided].map((sig) => [sig, unused]));
+  const placeholders: Record<string, WebAssembly.ImportValue> = Object.fromEntries(
+    [...provided].map((sig) => [sig, unused]),
+  );
   return function WebAssemblyFunction(type: FunctionType, fn: WebAssembly.ImportValue) {
     const sig = signatureOf(type);
     if (!provided.has(sig)) {
@@ -84,7 +86,9 @@ export function installWorkerdShims(trampolineModule: WebAssembly.Module): void 
     defineGlobal(g, 'location', new URL('https://context-ledger.invalid/'));
   }
   if (typeof g.setImmediate !== 'function') {
-    defineGlobal(g, 'setImmediate', (fn: (...args: unknown[]) => void, ...args: unknown[]) => setTimeout(() => fn(...args), 0));
+    defineGlobal(g, 'setImmediate', (fn: (...args: unknown[]) => void, ...args: unknown[]) =>
+      setTimeout(() => fn(...args), 0),
+    );
     defineGlobal(g, 'clearImmediate', (handle: ReturnType<typeof setTimeout>) => clearTimeout(handle));
   }
   const proc = g.process as { versions?: { node?: unknown }; type?: unknown } | undefined;

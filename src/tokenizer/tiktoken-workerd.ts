@@ -10,7 +10,7 @@ import type { Encoding, EncodingRanks, TokenCounter } from './token-counter.js';
  */
 const BUNDLED_RANKS: Partial<Record<Encoding, EncodingRanks>> = { o200k_base: o200kBase };
 
-/** Building an encoder costs ~0.2 s, so one per encoding lives as long as the isolate. */
+/** Building an encoder costs ~0.3 s in workerd, so one per encoding lives as long as the isolate. */
 const cache = new Map<Encoding, Promise<TokenCounter>>();
 
 /**
@@ -43,6 +43,10 @@ async function build(wasmModule: WebAssembly.Module, encoding: Encoding, ranks: 
     await init((imports) => WebAssembly.instantiate(wasmModule, imports));
     return tokenCounterFrom({ Tiktoken }, encoding, ranks);
   } catch (cause) {
-    throw new LedgerError('ASSET_UNAVAILABLE', { field: 'encoding', asset: `tiktoken ${encoding}`, reason: String(cause) }, cause);
+    throw new LedgerError(
+      'ASSET_UNAVAILABLE',
+      { field: 'encoding', asset: `tiktoken ${encoding}`, reason: String(cause) },
+      cause,
+    );
   }
 }

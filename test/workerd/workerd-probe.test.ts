@@ -1,7 +1,7 @@
 import { get_encoding } from '@dqbd/tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBE_TEXT } from '../../e2e/workerd/probe-input.js';
-import { type ProbeWorker, startProbe } from '../../e2e/workerd/start-probe.js';
+import { getJson, type ProbeWorker, startProbe } from '../../e2e/workerd/start-probe.js';
 
 /**
  * Runs e2e/workerd/worker.ts in a local workerd on loopback, with nodejs_compat on and off, and
@@ -25,11 +25,10 @@ interface Probe {
 }
 
 async function getProbe(base: URL, timeoutMs: number): Promise<Probe> {
-  const response = await fetch(new URL('/probe', base), { signal: AbortSignal.timeout(timeoutMs) });
-  const body = (await response.json()) as Probe;
+  const { status, body } = await getJson<Probe>(new URL('/probe', base), timeoutMs);
   // The Worker reports its failure (e.g. a missing trampoline signature) as `error`.
   expect(body.error, 'the Worker reported an error').toBeUndefined();
-  expect(response.status).toBe(200);
+  expect(status).toBe(200);
   return body;
 }
 

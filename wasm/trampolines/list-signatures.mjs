@@ -53,8 +53,8 @@ function toBytes(source) {
 }
 
 /**
- * Reads the sections emscripten's helper modules use and returns the signature if the module is
- * the plain "import e.f, export it as f" wrapper; otherwise records a problem.
+ * Reads the sections emscripten's helper modules use and records the signature if the module is
+ * the plain "import e.f, export it as f" wrapper; anything else is recorded as a problem.
  */
 function classify(bytes, via) {
   let pos = 8;
@@ -174,7 +174,7 @@ async function exercise() {
     'CREATE TABLE t(a INTEGER, s VARCHAR, v FLOAT[4])',
     "INSERT INTO t VALUES (1, 'alpha', [1, 0, 0, 0]), (2, 'beta', [0.5, 0.5, 0, 0]), (3, NULL, NULL)",
     'SELECT a, array_cosine_similarity(v, [1, 0, 0, 0]::FLOAT[4]) AS sim FROM t ORDER BY sim DESC NULLS LAST',
-    'SELECT count(*), sum(a), avg(a), min(s), max(s), string_agg(s, \',\' ORDER BY a), list(a ORDER BY a) FROM t',
+    "SELECT count(*), sum(a), avg(a), min(s), max(s), string_agg(s, ',' ORDER BY a), list(a ORDER BY a) FROM t",
     'SELECT a % 2 AS k, count(*) AS n, arg_max(s, a) FROM t GROUP BY ALL ORDER BY k',
     "SELECT upper(s), lower(s), length(s), substr(s, 2, 3), replace(s, 'a', 'x'), concat_ws('-', s, a::VARCHAR), s LIKE 'a%', regexp_matches(s, '^b'), strpos(s, 'e'), trim('  x  '), split_part('a/b/c', '/', 2), md5(s) FROM t",
     'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT sum(n) FROM r',
@@ -193,7 +193,9 @@ async function exercise() {
   conn.query('CREATE TABLE ing(id VARCHAR, n INTEGER, w DOUBLE)');
   conn.insertArrowFromIPCStream(arrow.tableToIPC(table, 'stream'), { name: 'ing', create: false });
   conn.insertArrowFromIPCStream(arrow.tableToIPC(table, 'stream'), { name: 'ing_created', create: true });
-  const check = conn.query('SELECT (SELECT count(*) FROM ing)::INTEGER + (SELECT count(*) FROM ing_created)::INTEGER AS n');
+  const check = conn.query(
+    'SELECT (SELECT count(*) FROM ing)::INTEGER + (SELECT count(*) FROM ing_created)::INTEGER AS n',
+  );
   if (check.get(0)?.n !== 6) throw new Error('the Arrow ingest check returned a wrong count');
   try {
     conn.query('SELECT no_such_column FROM t');
