@@ -9,6 +9,12 @@ import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js
 import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
 
 export * from '../index.js';
+export {
+  compactLedger,
+  type NodeDirectoryOptions,
+  type NodeDirectoryStorage,
+  nodeDirectoryStorage,
+} from '../storage/node-directory.js';
 
 export interface NodeLedgerOptions extends OpenLedgerOptions {
   /** Path of DuckDB's `duckdb-eh.wasm`; defaults to the installed `@duckdb/duckdb-wasm`'s. */
