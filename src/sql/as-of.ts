@@ -29,5 +29,6 @@ ORDER BY e.ekey`;
 }
 
 export function assertEpoch(epoch: number): void {
-  if (!Number.isSafeInteger(epoch) || epoch < 0) throw new LedgerError('INVALID_REQUEST', { field: 'epoch', value: epoch });
+  if (!Number.isSafeInteger(epoch) || epoch < 0)
+    throw new LedgerError('INVALID_REQUEST', { field: 'epoch', value: epoch });
 }

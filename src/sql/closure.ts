@@ -1,5 +1,5 @@
 import { validAt } from './as-of.js';
-import { intList, intLiteral, stringList } from './literals.js';
+import { intArray, intList, intLiteral, stringList } from './literals.js';
 
 /**
  * The working-set closure: nodes reachable from the roots along edges valid at the epoch,
@@ -18,67 +18,86 @@ export interface ClosureQuery {
 
 /** `visible`: node versions valid at the epoch within the authority scopes. */
 export function visibleNodesSql(epoch: number, authority: readonly string[] | null): string {
-  const scope = authority === null ? '' : ` AND n.authority IN ${stringList(authority)}`;
-  return `SELECT n.* FROM nodes n WHERE ${validAt('n', epoch)}${scope}`;
+  return `SELECT n.* FROM nodes n WHERE ${visibleNode('n', epoch, authority)}`;
 }
 
-/** Edges valid at the epoch between visible nodes. */
-export function visibleEdgesSql(epoch: number): string {
-  return `SELECT e.src, e.dst, e.kind FROM edges e
-  JOIN visible s ON s.nid = e.src
-  JOIN visible d ON d.nid = e.dst
-  WHERE ${validAt('e', epoch)}`;
-}
-
-/** The recursive walk; one row per reached nid with its smallest hop. */
-export function walkSql(q: ClosureQuery): string {
-  return `WITH RECURSIVE
-visible AS (${visibleNodesSql(q.epoch, q.authority)}),
-ve AS (${visibleEdgesSql(q.epoch)}),
-walk(nid, hop) USING KEY (nid) AS (
-  SELECT nid, 0 FROM visible WHERE nid IN ${intList(q.roots)}
-  UNION
-  SELECT ve.dst, w.hop + 1 FROM walk w JOIN ve ON ve.src = w.nid
-  WHERE w.hop < ${intLiteral(q.hops)} AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = ve.dst)
-)`;
+/** The predicate of a visible node version under alias `a`. */
+export function visibleNode(a: string, epoch: number, authority: readonly string[] | null): string {
+  return `${validAt(a, epoch)}${authority === null ? '' : ` AND ${a}.authority IN ${stringList(authority)}`}`;
 }
 
 /**
- * Closure rows ranked for the node bound: nearer first, then more recent (higher tx), then nid.
- * `frontier` marks nodes at the hop limit that still have outgoing visible edges (the hop bound
- * cut there).
+ * The recursive walk; one row per reached nid with its smallest hop. Each level joins the
+ * frontier to the edges and nodes directly (a precomputed edge view cost ~10× more: it
+ * materialised every valid edge). Nodes are ranked by hop first, so once completed levels hold
+ * more than `maxNodes`, deeper levels cannot make the cut and the recursion stops. (At exactly
+ * `maxNodes` it takes one more level, so the explanation can name what the bound cut.)
  */
-export function closureSql(q: ClosureQuery): string {
+export function walkSql(q: ClosureQuery & { maxNodes: number }): string {
+  return `WITH RECURSIVE walk(nid, hop) USING KEY (nid) AS (
+  SELECT n.nid, 0 FROM nodes n WHERE n.nid IN ${intList(q.roots)} AND ${visibleNode('n', q.epoch, q.authority)}
+  UNION
+  SELECT e.dst, w.hop + 1 FROM walk w
+  JOIN edges e ON e.src = w.nid AND ${validAt('e', q.epoch)}
+  JOIN nodes d ON d.nid = e.dst AND ${visibleNode('d', q.epoch, q.authority)}
+  WHERE w.hop < ${intLiteral(q.hops)} AND (SELECT count(*) FROM recurring.walk) <= ${intLiteral(q.maxNodes)}
+    AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = e.dst)
+)`;
+}
+
+/** Closure rows ranked for the node bound: nearer first, then more recent (higher tx), then nid. */
+export function closureSql(q: ClosureQuery & { maxNodes: number }): string {
   return `${walkSql(q)}
-SELECT w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, v.tx::INTEGER AS tx,
-  (w.hop = ${intLiteral(q.hops)} AND EXISTS (SELECT 1 FROM ve WHERE ve.src = w.nid))::BOOLEAN AS frontier
-FROM walk w JOIN visible v ON v.nid = w.nid
+SELECT w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, v.tx::INTEGER AS tx
+FROM walk w JOIN nodes v ON v.nid = w.nid AND ${validAt('v', q.epoch)}
 ORDER BY w.hop, v.tx DESC, w.nid DESC`;
 }
 
-/** Full candidate rows (with bodies) for a set of nids, valid at the epoch. */
-export function candidateNodesSql(epoch: number, nids: readonly number[]): string {
-  return `SELECT n.nid, n.vkey, n.id, n.kind, n.status, n.authority, n.path, n.revision, n.range_start, n.range_end,
-  n.verifier, n.tool, n.role, n.meta, n.tx, n.valid_from, b.hash AS body_hash, b.text AS body, b.tokens AS tokens
-FROM nodes n LEFT JOIN bodies b ON b.bkey = n.bkey
-WHERE ${validAt('n', epoch)} AND n.nid IN ${intList(nids)}
-ORDER BY n.nid`;
+/**
+ * Whether the walk left edges unfollowed: a visible edge from a node of the last level reached to
+ * a node the walk does not hold (the hop bound, or the node bound stopping the walk, cut there).
+ * Only asked when the walk itself fit the node bound.
+ */
+export function cutAtFrontierSql(q: ClosureQuery, lastLevel: readonly number[], walked: readonly number[]): string {
+  return `SELECT EXISTS (
+  SELECT 1 FROM edges e JOIN nodes d ON d.nid = e.dst AND ${visibleNode('d', q.epoch, q.authority)}
+  WHERE e.src IN (SELECT unnest(${intArray(lastLevel)})) AND ${validAt('e', q.epoch)}
+    AND e.dst NOT IN (SELECT unnest(${intArray(walked)}))
+)::BOOLEAN AS cut`;
 }
 
-/** Valid edges touching the given nids whose both endpoints are visible. */
+/**
+ * Full candidate rows (with bodies) for a set of nids, valid at the epoch. The nids are a
+ * semi-join on an unnested list (an IN list of literals measured ~3× slower), and the selective
+ * node filter runs before the join to bodies.
+ */
+export function candidateNodesSql(epoch: number, nids: readonly number[]): string {
+  return `WITH c AS (SELECT * FROM nodes n WHERE ${validAt('n', epoch)} AND n.nid IN (SELECT unnest(${intArray(nids)})))
+SELECT c.nid, c.vkey, c.id, c.kind, c.status, c.authority, c.path, c.revision, c.range_start, c.range_end,
+  c.verifier, c.tool, c.role, c.meta, c.tx, c.valid_from, b.hash AS body_hash, b.text AS body, b.tokens AS tokens
+FROM c LEFT JOIN bodies b ON b.bkey = c.bkey
+ORDER BY c.nid`;
+}
+
+/** Valid edges touching the given nids whose both endpoints are visible (edges filtered first). */
 export function candidateEdgesSql(epoch: number, authority: readonly string[] | null, nids: readonly number[]): string {
-  return `WITH visible AS (${visibleNodesSql(epoch, authority)})
-SELECT e.src, e.dst, e.kind, s.status AS src_status, s.kind AS src_kind
-FROM edges e JOIN visible s ON s.nid = e.src JOIN visible d ON d.nid = e.dst
-WHERE ${validAt('e', epoch)} AND (e.src IN ${intList(nids)} OR e.dst IN ${intList(nids)})
-ORDER BY e.ekey`;
+  const set = `(SELECT unnest(${intArray(nids)}))`;
+  return `WITH f AS (SELECT e.ekey, e.src, e.dst, e.kind FROM edges e WHERE ${validAt('e', epoch)} AND (e.src IN ${set} OR e.dst IN ${set}))
+SELECT f.src, f.dst, f.kind, s.status AS src_status, s.kind AS src_kind
+FROM f JOIN nodes s ON s.nid = f.src AND ${visibleNode('s', epoch, authority)}
+JOIN nodes d ON d.nid = f.dst AND ${visibleNode('d', epoch, authority)}
+ORDER BY f.ekey`;
 }
 
 /**
  * Nodes the walk reached through a valid edge but that have no valid version at the epoch:
  * superseded or archived. Only nodes within the authority scopes are reported.
  */
-export function closedNeighboursSql(epoch: number, authority: readonly string[] | null, nids: readonly number[]): string {
+export function closedNeighboursSql(
+  epoch: number,
+  authority: readonly string[] | null,
+  nids: readonly number[],
+): string {
   const scope = authority === null ? '' : ` AND d.authority IN ${stringList(authority)}`;
   return `SELECT DISTINCT d.nid, d.id, c.reason, c.epoch AS closed_at, b.id AS by_id
 FROM edges e

@@ -25,3 +25,8 @@ export function intList(values: readonly number[]): string {
 export function stringList(values: readonly string[]): string {
   return values.length === 0 ? '(NULL)' : `(${values.map(stringLiteral).join(', ')})`;
 }
+
+/** `[a, b, c]::INTEGER[]` — a list literal for `unnest` semi-joins. */
+export function intArray(values: readonly number[]): string {
+  return `[${values.map(intLiteral).join(', ')}]::INTEGER[]`;
+}

@@ -23,7 +23,9 @@ export function exactSql(
   if (c.revision !== undefined) conds.push(`v.revision = ${stringLiteral(c.revision)}`);
   if (c.hash !== undefined) conds.push(`b.hash = ${stringLiteral(c.hash)}`);
   if (c.range !== undefined) {
-    conds.push(`(v.range_start IS NULL OR (v.range_start <= ${intLiteral(c.range[1])} AND v.range_end >= ${intLiteral(c.range[0])}))`);
+    conds.push(
+      `(v.range_start IS NULL OR (v.range_start <= ${intLiteral(c.range[1])} AND v.range_end >= ${intLiteral(c.range[0])}))`,
+    );
   }
   return `WITH v AS (${visibleSql(epoch, authority)})
 SELECT v.nid, v.id, v.kind, v.path, v.revision, v.range_start, v.range_end
@@ -44,7 +46,12 @@ WHERE n.path = ${stringLiteral(path)} AND n.valid_from <= ${intLiteral(epoch)} A
  * BM25 (k1 = 1.2, b = 0.75) over the bodies of visible records, with N, document frequencies
  * and the average length computed over the visible bodies only.
  */
-export function bm25Sql(epoch: number, authority: readonly string[] | null, terms: readonly string[], limit: number): string {
+export function bm25Sql(
+  epoch: number,
+  authority: readonly string[] | null,
+  terms: readonly string[],
+  limit: number,
+): string {
   return `WITH v AS (${visibleSql(epoch, authority)}),
 docs AS (SELECT DISTINCT bkey FROM v WHERE bkey IS NOT NULL),
 stats AS (SELECT count(*)::DOUBLE AS n, coalesce(avg(d.len), 0)::DOUBLE AS avgdl FROM docs JOIN doc_len d USING (bkey)),
@@ -71,7 +78,12 @@ ORDER BY t.term`;
 }
 
 /** Cosine similarity of visible bodies to the query vector, brute force (no vss offline). */
-export function cosineSql(epoch: number, authority: readonly string[] | null, vector: Float32Array, limit: number): string {
+export function cosineSql(
+  epoch: number,
+  authority: readonly string[] | null,
+  vector: Float32Array,
+  limit: number,
+): string {
   const lit = `[${Array.from(vector, (x) => (Number.isFinite(x) ? x.toPrecision(7) : '0')).join(',')}]::FLOAT[${intLiteral(vector.length)}]`;
   return `WITH v AS (${visibleSql(epoch, authority)}),
 docs AS (SELECT DISTINCT bkey FROM v WHERE bkey IS NOT NULL)
@@ -81,13 +93,22 @@ ORDER BY score DESC, bv.bkey LIMIT ${intLiteral(limit)}`;
 }
 
 /** Visible records carrying given bodies (a body may be shared by several records). */
-export function recordsOfBodiesSql(epoch: number, authority: readonly string[] | null, bkeys: readonly number[]): string {
+export function recordsOfBodiesSql(
+  epoch: number,
+  authority: readonly string[] | null,
+  bkeys: readonly number[],
+): string {
   return `WITH v AS (${visibleSql(epoch, authority)})
 SELECT v.nid, v.bkey FROM v WHERE v.bkey IN ${intList(bkeys)} ORDER BY v.bkey, v.nid`;
 }
 
 /** Visible edges within `hops` of the seeds (both directions), for expansion and PageRank. */
-export function neighbourhoodSql(epoch: number, authority: readonly string[] | null, seeds: readonly number[], hops: number): string {
+export function neighbourhoodSql(
+  epoch: number,
+  authority: readonly string[] | null,
+  seeds: readonly number[],
+  hops: number,
+): string {
   return `WITH RECURSIVE v AS (${visibleSql(epoch, authority)}),
 ve AS (SELECT e.src, e.dst, e.kind FROM edges e JOIN v s ON s.nid = e.src JOIN v d ON d.nid = e.dst
        WHERE ${validAt('e', epoch)} AND e.kind NOT IN ('supersedes')),

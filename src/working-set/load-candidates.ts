@@ -1,7 +1,14 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
-import { candidateEdgesSql, candidateNodesSql, closedNeighboursSql, closureSql, visibleNodesSql } from '../sql/closure.js';
+import {
+  candidateEdgesSql,
+  candidateNodesSql,
+  closedNeighboursSql,
+  closureSql,
+  cutAtFrontierSql,
+  visibleNodesSql,
+} from '../sql/closure.js';
 import type { ResolvedRequest } from './request.js';
 import type { Candidate, CandidateEdge } from './types.js';
 
@@ -31,6 +38,7 @@ export async function loadCandidates(
   req: ResolvedRequest,
   rootIds: readonly string[] | null,
   nidOf: (id: string) => number | undefined,
+  idOf: (nid: number) => string | undefined,
 ): Promise<CandidateGraph> {
   const explicitRoots = new Set<number>();
   let roots: number[];
@@ -43,9 +51,15 @@ export async function loadCandidates(
   } else {
     roots = await defaultRoots(engine, req);
   }
-  const walked = rowsOf<{ nid: number; hop: number; frontier: boolean }>(
-    await engine.query(closureSql({ epoch: req.epoch, roots, authority: req.authority, hops: req.hops })),
-  );
+  const closure = { epoch: req.epoch, roots, authority: req.authority, hops: req.hops, maxNodes: req.maxNodes };
+  const walked = rowsOf<{ nid: number; hop: number }>(await engine.query(closureSql(closure)));
+  let graphTruncated = walked.length > req.maxNodes;
+  if (!graphTruncated && walked.length > 0) {
+    const lastHop = walked[walked.length - 1]!.hop;
+    const lastLevel = walked.filter((r) => r.hop === lastHop).map((r) => r.nid);
+    const cut = await engine.query(cutAtFrontierSql(closure, lastLevel, walked.map((r) => r.nid)));
+    graphTruncated = cut.getChild('cut')?.get(0) === true;
+  }
   const kept = walked.slice(0, req.maxNodes);
   const hops = new Map(kept.map((r) => [r.nid, r.hop]));
   const set = new Set(hops.keys());
@@ -68,7 +82,8 @@ export async function loadCandidates(
   const openDependants = new Map<number, number[]>();
   const inner: CandidateEdge[] = [];
   for (const e of edges) {
-    if (candidates.has(e.src) && candidates.has(e.dst)) inner.push({ src: e.src, dst: e.dst, kind: e.kind as EdgeKind });
+    if (candidates.has(e.src) && candidates.has(e.dst))
+      inner.push({ src: e.src, dst: e.dst, kind: e.kind as EdgeKind });
     if (e.src_status === 'open' && candidates.has(e.dst)) {
       const list = openDependants.get(e.dst);
       if (list) list.push(e.src);
@@ -81,7 +96,12 @@ export async function loadCandidates(
     .map((r) => ({ nid: r.nid, id: '' }));
   if (beyondBound.length > 0) {
     const ids = rowsOf<{ nid: number; id: string }>(
-      await engine.query(candidateNodesSql(req.epoch, beyondBound.map((b) => b.nid))),
+      await engine.query(
+        candidateNodesSql(
+          req.epoch,
+          beyondBound.map((b) => b.nid),
+        ),
+      ),
     );
     const idOf = new Map(ids.map((r) => [r.nid, r.id]));
     for (const b of beyondBound) b.id = idOf.get(b.nid) ?? String(b.nid);
@@ -97,7 +117,7 @@ export async function loadCandidates(
     explicitRoots,
     beyondBound,
     closed,
-    graphTruncated: walked.length > req.maxNodes || kept.some((r) => r.frontier),
+    graphTruncated,
   };
 }
 
@@ -119,7 +139,10 @@ async function defaultRoots(engine: Engine, req: ResolvedRequest): Promise<numbe
   const roots = rows.filter((r) => r.kind !== 'action' && r.status === 'open').map((r) => r.nid);
   const actions = rows.filter((r) => r.kind === 'action');
   const open = actions.filter((r) => r.status === 'open');
-  const latest = actions.reduce<(typeof actions)[number] | null>((b, r) => (!b || r.tx > b.tx || (r.tx === b.tx && r.nid > b.nid) ? r : b), null);
+  const latest = actions.reduce<(typeof actions)[number] | null>(
+    (b, r) => (!b || r.tx > b.tx || (r.tx === b.tx && r.nid > b.nid) ? r : b),
+    null,
+  );
   roots.push(...(open.length > 0 ? open.map((r) => r.nid) : latest ? [latest.nid] : []));
   return roots;
 }

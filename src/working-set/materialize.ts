@@ -1,8 +1,8 @@
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
 import { loadCandidates } from './load-candidates.js';
-import { compare, packUnits } from './pack.js';
 import { readingOrder } from './order.js';
+import { compare, packUnits } from './pack.js';
 import { resolveMaterializeRequest } from './request.js';
 import { assignTiers, currentActions } from './tiers.js';
 import type { Candidate, ExplanationRecord, MaterializeRequest, WorkingSetItem } from './types.js';
@@ -14,6 +14,7 @@ export interface MaterializeContext {
   engine: Engine;
   lastEpoch: number;
   nidOf(id: string): number | undefined;
+  idOf(nid: number): string | undefined;
   countTokens(text: string): number;
 }
 
@@ -29,7 +30,7 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: `roots[${i}]`, id });
     });
   }
-  const graph = await loadCandidates(ctx.engine, req, req.roots, ctx.nidOf);
+  const graph = await loadCandidates(ctx.engine, req, req.roots, ctx.nidOf, ctx.idOf);
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
   // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
@@ -43,7 +44,15 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   const items: WorkingSetItem[] = [];
   const carrier = new Map<string, string>();
   for (const { member: m, unit } of readingOrder(included, graph.edges)) {
-    const item: WorkingSetItem = { id: m.id, kind: m.kind, tier: unit.tier, tokens: 0, tx: m.tx, authority: m.authority, unit: unit.key };
+    const item: WorkingSetItem = {
+      id: m.id,
+      kind: m.kind,
+      tier: unit.tier,
+      tokens: 0,
+      tx: m.tx,
+      authority: m.authority,
+      unit: unit.key,
+    };
     if (m.bodyHash !== null) {
       const first = carrier.get(m.bodyHash);
       if (first !== undefined && m.tokens > refCost) {
@@ -70,16 +79,32 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   for (const item of items) {
     const own = tiers.get(ctx.nidOf(item.id)!)!;
     const reason = own.tier === item.tier ? own.reason : `kept with ${item.unit} (${unitReason.get(item.unit)})`;
-    explanation.push({ id: item.id, included: true, tier: item.tier, reason: item.ref ? `${reason}; body shared with ${item.ref}` : reason });
+    explanation.push({
+      id: item.id,
+      included: true,
+      tier: item.tier,
+      reason: item.ref ? `${reason}; body shared with ${item.ref}` : reason,
+    });
   }
   const out: ExplanationRecord[] = [];
   for (const unit of excluded) {
-    for (const m of unit.members) out.push({ id: m.id, included: false, tier: unit.tier, reason: `budget (${tiers.get(m.nid)!.reason})` });
+    for (const m of unit.members)
+      out.push({ id: m.id, included: false, tier: unit.tier, reason: `budget (${tiers.get(m.nid)!.reason})` });
   }
-  for (const c of unanswered) out.push({ id: c.id, included: false, tier: tiers.get(c.nid)!.tier, reason: 'unanswered call: a call is never shown without its result' });
+  for (const c of unanswered)
+    out.push({
+      id: c.id,
+      included: false,
+      tier: tiers.get(c.nid)!.tier,
+      reason: 'unanswered call: a call is never shown without its result',
+    });
   for (const b of graph.beyondBound) out.push({ id: b.id, included: false, reason: 'beyond the bound' });
   for (const c of graph.closed) {
-    out.push({ id: c.id, included: false, reason: c.reason === 'archived' ? 'archived' : `superseded${c.by ? ` by ${c.by}` : ''} at epoch ${c.closedAt}` });
+    out.push({
+      id: c.id,
+      included: false,
+      reason: c.reason === 'archived' ? 'archived' : `superseded${c.by ? ` by ${c.by}` : ''} at epoch ${c.closedAt}`,
+    });
   }
   out.sort((a, b) => compare(a.id, b.id));
   explanation.push(...out);
@@ -88,13 +113,18 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     epoch: req.epoch,
     items,
     tokens: items.reduce((n, i) => n + i.tokens, 0),
-    budget: { tokens: req.budget.tokens, ...(request.budget.records === undefined ? {} : { records: req.budget.records }), ...(request.budget.chars === undefined ? {} : { chars: req.budget.chars }) },
+    budget: {
+      tokens: req.budget.tokens,
+      ...(request.budget.records === undefined ? {} : { records: req.budget.records }),
+      ...(request.budget.chars === undefined ? {} : { chars: req.budget.chars }),
+    },
     graphTruncated: graph.graphTruncated,
     explanation,
   });
 }
 
-const isLedgerRecord = (c: Candidate): boolean => c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);
+const isLedgerRecord = (c: Candidate): boolean =>
+  c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);
 
 /** How a repeated body is referenced when rendered. */
 export const refText = (id: string): string => `[same content as ${id}]`;

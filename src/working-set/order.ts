@@ -8,7 +8,10 @@ import type { Candidate, CandidateEdge, Unit } from './types.js';
  * question. Within an action transaction: the action, each tool call followed by its results,
  * then the revisions it produced.
  */
-export function readingOrder(units: readonly Unit[], edges: readonly CandidateEdge[]): Array<{ member: Candidate; unit: Unit }> {
+export function readingOrder(
+  units: readonly Unit[],
+  edges: readonly CandidateEdge[],
+): Array<{ member: Candidate; unit: Unit }> {
   const produces = new Map<number, number[]>();
   for (const e of edges) if (e.kind === 'produces') produces.set(e.src, [...(produces.get(e.src) ?? []), e.dst]);
 

@@ -27,7 +27,15 @@ type Turn =
   | { kind: 'assistant'; text: string | null; calls: Array<{ id: string; name: string; input: string }> }
   | { kind: 'results'; results: Array<{ id: string; content: string; error: boolean }>; text: string | null };
 
-const CONTEXT_KINDS = new Set(['task', 'steering', 'claim', 'evidence', 'artifact_revision', 'verifier_outcome', 'message']);
+const CONTEXT_KINDS = new Set([
+  'task',
+  'steering',
+  'claim',
+  'evidence',
+  'artifact_revision',
+  'verifier_outcome',
+  'message',
+]);
 
 /**
  * Turns the items (already in reading order, every call with its results) into turns: one
@@ -73,7 +81,11 @@ function toTurns(items: readonly WorkingSetItem[]): Turn[] {
     }
     if (i.kind === 'action') {
       flushAssistant();
-      pendingAssistant = { kind: 'assistant', text: i.body !== undefined || i.ref !== undefined ? bodyOf(i) : null, calls: [] };
+      pendingAssistant = {
+        kind: 'assistant',
+        text: i.body !== undefined || i.ref !== undefined ? bodyOf(i) : null,
+        calls: [],
+      };
       pendingUnit = i.unit;
     } else if (i.kind === 'tool_call') {
       if (!resultsOf.has(i.id)) continue;
@@ -91,8 +103,12 @@ function toTurns(items: readonly WorkingSetItem[]): Turn[] {
 }
 
 function contextBlock(i: WorkingSetItem, body: string): string {
-  const where = i.path ? ` ${i.path}${i.range ? `:${i.range[0]}-${i.range[1]}` : ''}${i.revision ? ` @${i.revision}` : ''}` : '';
-  const extra = [i.status, i.verifier ? `verifier: ${i.verifier}` : '', i.role ? `role: ${i.role}` : ''].filter(Boolean).join(', ');
+  const where = i.path
+    ? ` ${i.path}${i.range ? `:${i.range[0]}-${i.range[1]}` : ''}${i.revision ? ` @${i.revision}` : ''}`
+    : '';
+  const extra = [i.status, i.verifier ? `verifier: ${i.verifier}` : '', i.role ? `role: ${i.role}` : '']
+    .filter(Boolean)
+    .join(', ');
   return `[${i.id}] ${i.kind}${where}${extra ? ` (${extra})` : ''}\n${body}`;
 }
 
@@ -138,13 +154,19 @@ export function renderAnthropic(items: readonly WorkingSetItem[]): AnthropicMess
     if (t.kind === 'context') push('user', [{ type: 'text', text: t.text }]);
     else if (t.kind === 'assistant') {
       const blocks: AnthropicBlock[] = t.text ? [{ type: 'text', text: t.text }] : [];
-      for (const c of t.calls) blocks.push({ type: 'tool_use', id: toolId(c.id), name: c.name, input: { command: c.input } });
+      for (const c of t.calls)
+        blocks.push({ type: 'tool_use', id: toolId(c.id), name: c.name, input: { command: c.input } });
       if (blocks.length === 0) blocks.push({ type: 'text', text: '(action)' });
       push('assistant', blocks);
     } else {
       push(
         'user',
-        t.results.map((r) => ({ type: 'tool_result' as const, tool_use_id: toolId(r.id), content: r.content, ...(r.error ? { is_error: true } : {}) })),
+        t.results.map((r) => ({
+          type: 'tool_result' as const,
+          tool_use_id: toolId(r.id),
+          content: r.content,
+          ...(r.error ? { is_error: true } : {}),
+        })),
       );
     }
   }

@@ -23,10 +23,12 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
     return v;
   };
   const epoch = request.epoch === undefined ? lastEpoch : count(request.epoch, 'epoch');
-  if (typeof request.budget !== 'object' || request.budget === null) throw bad('budget', 'required: { tokens, records?, chars? }');
+  if (typeof request.budget !== 'object' || request.budget === null)
+    throw bad('budget', 'required: { tokens, records?, chars? }');
   const budget: Budget = {
     tokens: count(request.budget.tokens, 'budget.tokens'),
-    records: request.budget.records === undefined ? Number.MAX_SAFE_INTEGER : count(request.budget.records, 'budget.records'),
+    records:
+      request.budget.records === undefined ? Number.MAX_SAFE_INTEGER : count(request.budget.records, 'budget.records'),
     chars: request.budget.chars === undefined ? Number.MAX_SAFE_INTEGER : count(request.budget.chars, 'budget.chars'),
   };
   const strings = (v: unknown, field: string): string[] => {

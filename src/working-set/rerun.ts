@@ -13,7 +13,11 @@ export interface RerunCandidate {
 }
 
 /** Failed verifiers whose sources got a newer revision: the checks worth running again. */
-export async function rerunCandidates(engine: Engine, epoch: number, authority: readonly string[] | null): Promise<RerunCandidate[]> {
+export async function rerunCandidates(
+  engine: Engine,
+  epoch: number,
+  authority: readonly string[] | null,
+): Promise<RerunCandidate[]> {
   const rows = rowsOf<{
     id: string;
     verifier: string | null;
@@ -32,7 +36,12 @@ export async function rerunCandidates(engine: Engine, epoch: number, authority: 
       c = { id: r.id, verifier: r.verifier, status: r.status, tx: r.tx, validFrom: r.valid_from, changed: [] };
       out.push(c);
     }
-    c.changed.push({ path: r.path, checkedRevision: r.checked_revision, newerRevision: r.newer_revision, newerId: r.newer_id });
+    c.changed.push({
+      path: r.path,
+      checkedRevision: r.checked_revision,
+      newerRevision: r.newer_revision,
+      newerId: r.newer_id,
+    });
   }
   return out;
 }

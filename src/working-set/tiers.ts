@@ -26,7 +26,8 @@ export function assignTiers(
     if (!had || tier < had.tier) out.set(nid, { tier, reason });
   };
   const isOpen = (c: Candidate | undefined) => c?.status === 'open';
-  const failing = (c: Candidate | undefined) => c?.kind === 'verifier_outcome' && (c.status === 'failed' || c.status === 'error');
+  const failing = (c: Candidate | undefined) =>
+    c?.kind === 'verifier_outcome' && (c.status === 'failed' || c.status === 'error');
 
   for (const c of candidates.values()) {
     if (c.kind === 'task' && isOpen(c)) give(c.nid, 0, 'active task');
@@ -36,7 +37,8 @@ export function assignTiers(
     if (currentActions.has(c.nid)) give(c.nid, 2, 'current action');
     // A failing outcome is open work (its message is what the agent must fix); a passing one is
     // a dependency of what it verified.
-    if (c.kind === 'verifier_outcome') give(c.nid, failing(c) ? 3 : 4, failing(c) ? 'failing verifier' : 'verifier outcome');
+    if (c.kind === 'verifier_outcome')
+      give(c.nid, failing(c) ? 3 : 4, failing(c) ? 'failing verifier' : 'verifier outcome');
   }
   for (const e of edges) {
     const src = candidates.get(e.src);
@@ -47,7 +49,8 @@ export function assignTiers(
     }
     if (OPEN_WORK_CITES.has(e.kind) && CITABLE.has(dst.kind)) {
       if (src.kind === 'action' && isOpen(src)) give(dst.nid, 3, 'cited by open edit');
-      else if (src.kind === 'message' && isOpen(src) && src.meta?.projection === true) give(dst.nid, 3, 'cited by open request');
+      else if (src.kind === 'message' && isOpen(src) && src.meta?.projection === true)
+        give(dst.nid, 3, 'cited by open request');
       else if (failing(src)) give(dst.nid, 3, 'cited by open verifier');
       else if (src.kind === 'verifier_outcome') give(dst.nid, 4, 'verifier dependency');
     }
@@ -77,6 +80,9 @@ export function currentActions(candidates: ReadonlyMap<number, Candidate>): Set<
   const actions = [...candidates.values()].filter((c) => c.kind === 'action');
   const open = actions.filter((c) => c.status === 'open');
   if (open.length > 0) return new Set(open.map((c) => c.nid));
-  const latest = actions.reduce<Candidate | null>((best, c) => (!best || c.tx > best.tx || (c.tx === best.tx && c.nid > best.nid) ? c : best), null);
+  const latest = actions.reduce<Candidate | null>(
+    (best, c) => (!best || c.tx > best.tx || (c.tx === best.tx && c.nid > best.nid) ? c : best),
+    null,
+  );
   return new Set(latest ? [latest.nid] : []);
 }

@@ -83,7 +83,6 @@ export function buildUnits(
         unanswered.push(c);
         assigned.add(c.nid);
       } else makeUnit(c.id, callGroup(c.nid));
-      continue;
     }
   }
   for (const c of byRecording) if (!assigned.has(c.nid)) makeUnit(c.id, [c.nid]);

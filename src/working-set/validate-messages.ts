@@ -24,7 +24,8 @@ export function validateOpenAIMessages(messages: readonly OpenAIMessage[]): stri
       seen.add(c.id);
       awaiting.push(c.id);
     }
-    if (m.role === 'assistant' && m.content === null && !(m.tool_calls?.length)) errors.push(`messages[${i}]: empty assistant message`);
+    if (m.role === 'assistant' && m.content === null && !m.tool_calls?.length)
+      errors.push(`messages[${i}]: empty assistant message`);
   });
   if (awaiting.length > 0) errors.push(`end: calls ${awaiting.join(', ')} left unanswered`);
   return errors;
@@ -45,7 +46,8 @@ export function validateAnthropicMessages(messages: readonly AnthropicMessage[])
         errors.push(`messages[${i}]: tool_result blocks must come first`);
       }
       for (const r of results) {
-        if (!pending.includes(r.tool_use_id)) errors.push(`messages[${i}]: tool_result ${r.tool_use_id} answers no tool_use of the previous message`);
+        if (!pending.includes(r.tool_use_id))
+          errors.push(`messages[${i}]: tool_result ${r.tool_use_id} answers no tool_use of the previous message`);
       }
       const answered = new Set(results.map((r) => r.tool_use_id));
       const missing = pending.filter((p) => !answered.has(p));
@@ -57,7 +59,8 @@ export function validateAnthropicMessages(messages: readonly AnthropicMessage[])
       for (const b of m.content) {
         if (b.type === 'tool_result') errors.push(`messages[${i}]: tool_result in an assistant message`);
         if (b.type !== 'tool_use') continue;
-        if (!/^[a-zA-Z0-9_-]+$/.test(b.id)) errors.push(`messages[${i}]: tool_use id ${b.id} has characters Anthropic rejects`);
+        if (!/^[a-zA-Z0-9_-]+$/.test(b.id))
+          errors.push(`messages[${i}]: tool_use id ${b.id} has characters Anthropic rejects`);
         if (seen.has(b.id)) errors.push(`messages[${i}]: duplicate tool_use id ${b.id}`);
         seen.add(b.id);
         pending.push(b.id);

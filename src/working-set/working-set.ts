@@ -1,5 +1,11 @@
 import type { Transaction } from '../schema/types.js';
-import { type AnthropicMessage, type MessageShape, type OpenAIMessage, renderAnthropic, renderOpenAI } from './render-messages.js';
+import {
+  type AnthropicMessage,
+  type MessageShape,
+  type OpenAIMessage,
+  renderAnthropic,
+  renderOpenAI,
+} from './render-messages.js';
 import type { ExplanationRecord, WorkingSetItem } from './types.js';
 
 const CITABLE = new Set(['evidence', 'artifact_revision', 'tool_result', 'message', 'claim', 'task', 'steering']);

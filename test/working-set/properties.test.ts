@@ -33,29 +33,33 @@ describe('working-set properties over random sessions', () => {
   it('pairs never split, messages validate, budget respected, every candidate explained, output deterministic', async () => {
     let runs = 0;
     await fc.assert(
-      fc.asyncProperty(arbitrarySession, fc.array(fc.integer({ min: 0, max: 1500 }), { minLength: 2, maxLength: 3 }), async (session, budgets) => {
-        const ledger = await pool.ledger(0);
-        await commitSession(ledger, sessionTransactions(session));
-        const view = await ledger.asOf(ledger.lastEpoch);
-        for (const tokens of budgets) {
-          const ws = await ledger.materialize({ budget: { tokens } });
-          expect(ws.tokens).toBeLessThanOrEqual(tokens);
-          pairsIntact(ws, view.edges);
-          expect(validateOpenAIMessages(ws.toMessages('openai'))).toEqual([]);
-          expect(validateAnthropicMessages(ws.toMessages('anthropic'))).toEqual([]);
-          const explained = new Set(ws.explanation.filter((e) => e.included).map((e) => e.id));
-          expect(explained).toEqual(new Set(ws.items.map((i) => i.id)));
-          // Bodies once: a body hash is carried by one item; others reference it.
-          const carriers = ws.items.filter((i) => i.body !== undefined && i.body.length > 40).map((i) => i.body);
-          expect(new Set(carriers).size).toBe(carriers.length);
-          // No recaps: every carried body is the committed body of that node.
-          const bodies = new Map(view.nodes.map((n) => [n.id, n.body]));
-          for (const i of ws.items) if (i.body !== undefined) expect(i.body).toBe(bodies.get(i.id));
-          const again = await ledger.materialize({ budget: { tokens } });
-          expect(JSON.stringify(again)).toBe(JSON.stringify(ws));
-        }
-        runs++;
-      }),
+      fc.asyncProperty(
+        arbitrarySession,
+        fc.array(fc.integer({ min: 0, max: 1500 }), { minLength: 2, maxLength: 3 }),
+        async (session, budgets) => {
+          const ledger = await pool.ledger(0);
+          await commitSession(ledger, sessionTransactions(session));
+          const view = await ledger.asOf(ledger.lastEpoch);
+          for (const tokens of budgets) {
+            const ws = await ledger.materialize({ budget: { tokens } });
+            expect(ws.tokens).toBeLessThanOrEqual(tokens);
+            pairsIntact(ws, view.edges);
+            expect(validateOpenAIMessages(ws.toMessages('openai'))).toEqual([]);
+            expect(validateAnthropicMessages(ws.toMessages('anthropic'))).toEqual([]);
+            const explained = new Set(ws.explanation.filter((e) => e.included).map((e) => e.id));
+            expect(explained).toEqual(new Set(ws.items.map((i) => i.id)));
+            // Bodies once: a body hash is carried by one item; others reference it.
+            const carriers = ws.items.filter((i) => i.body !== undefined && i.body.length > 40).map((i) => i.body);
+            expect(new Set(carriers).size).toBe(carriers.length);
+            // No recaps: every carried body is the committed body of that node.
+            const bodies = new Map(view.nodes.map((n) => [n.id, n.body]));
+            for (const i of ws.items) if (i.body !== undefined) expect(i.body).toBe(bodies.get(i.id));
+            const again = await ledger.materialize({ budget: { tokens } });
+            expect(JSON.stringify(again)).toBe(JSON.stringify(ws));
+          }
+          runs++;
+        },
+      ),
       { numRuns: 200, seed: 4242 },
     );
     expect(runs).toBe(200);
@@ -65,7 +69,10 @@ describe('working-set properties over random sessions', () => {
     await fc.assert(
       fc.asyncProperty(arbitrarySession, async (session) => {
         const s = { ...session, lastOpen: true };
-        s.steps = [...s.steps.slice(0, -1), { ...s.steps[s.steps.length - 1]!, calls: 1, view: { path: 0, start: 10, len: 5 } }];
+        s.steps = [
+          ...s.steps.slice(0, -1),
+          { ...s.steps[s.steps.length - 1]!, calls: 1, view: { path: 0, start: 10, len: 5 } },
+        ];
         const ledger = await pool.ledger(0);
         await commitSession(ledger, sessionTransactions(s));
         const cited = `ev:${s.steps.length}`;

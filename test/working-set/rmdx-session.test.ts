@@ -33,9 +33,22 @@ describe('the RMD-X session', () => {
 
   it('ranks steering, the task, unresolved claims, the current action and the range it cites above recency', async () => {
     const ws = await ledger.materialize({ budget: { tokens: 400 } });
-    expect(ids(ws)).toEqual(['steer:api', 'task:rmdx', 'claim:speed-dps', 'claim:speed-tenths', 'ev:tests:25-40', 'ver:status:3', 'act:12']);
+    expect(ids(ws)).toEqual([
+      'steer:api',
+      'task:rmdx',
+      'claim:speed-dps',
+      'claim:speed-tenths',
+      'ev:tests:25-40',
+      'ver:status:3',
+      'act:12',
+    ]);
     expect(ws.items.map((i) => i.tier)).toEqual([0, 0, 1, 1, 3, 4, 2]);
-    expect(ws.explanation.find((e) => e.id === 'ev:tests:25-40')).toEqual({ id: 'ev:tests:25-40', included: true, tier: 3, reason: 'cited by open edit' });
+    expect(ws.explanation.find((e) => e.id === 'ev:tests:25-40')).toEqual({
+      id: 'ev:tests:25-40',
+      included: true,
+      tier: 3,
+      reason: 'cited by open edit',
+    });
     expect(ws.explanation.find((e) => e.id === 'claim:speed-dps')?.reason).toBe('unresolved claim');
   });
 
@@ -75,10 +88,42 @@ describe('the RMD-X session', () => {
       [3, 400, ['steer:api', 'task:rmdx', 'ev:driver:41-70']],
       // Epoch 4: the failing test, the claim it supports and the range it cites come first.
       // (act:3's result is the same text as that range, so it costs only a reference and fits too.)
-      [4, 700, ['steer:api', 'task:rmdx', 'claim:speed-unsigned', 'ver:status:1', 'ev:driver:41-70', 'act:4', 'call:4', 'result:4', 'act:3', 'call:3', 'result:3']],
+      [
+        4,
+        700,
+        [
+          'steer:api',
+          'task:rmdx',
+          'claim:speed-unsigned',
+          'ver:status:1',
+          'ev:driver:41-70',
+          'act:4',
+          'call:4',
+          'result:4',
+          'act:3',
+          'call:3',
+          'result:3',
+        ],
+      ],
       // Epoch 8: tight; the claims, the failing outcome and the edit it checks; the current
       // action's 211-token test log does not fit.
-      [8, 300, ['steer:api', 'task:rmdx', 'claim:reply-id', 'claim:speed-dps', 'claim:speed-tenths', 'claim:speed-unsigned', 'ver:status:2', 'act:7', 'call:7', 'result:7', 'rev:driver:r1']],
+      [
+        8,
+        300,
+        [
+          'steer:api',
+          'task:rmdx',
+          'claim:reply-id',
+          'claim:speed-dps',
+          'claim:speed-tenths',
+          'claim:speed-unsigned',
+          'ver:status:2',
+          'act:7',
+          'call:7',
+          'result:7',
+          'rev:driver:r1',
+        ],
+      ],
       [11, 1000, []],
     ];
     for (const [epoch, tokens, expected] of cases) {
@@ -128,7 +173,9 @@ describe('the RMD-X session', () => {
       return 'archived';
     };
     expect(await refusal(1)).toMatch(/^ARCHIVE_REFUSED: not a discovery transaction/);
-    expect(await refusal(6)).toMatch(/^ARCHIVE_REFUSED: not a discovery transaction: it records evidence|^ARCHIVE_REFUSED: not a discovery transaction: it records claim/);
+    expect(await refusal(6)).toMatch(
+      /^ARCHIVE_REFUSED: not a discovery transaction: it records evidence|^ARCHIVE_REFUSED: not a discovery transaction: it records claim/,
+    );
     expect(await refusal(7)).toMatch(/^ARCHIVE_REFUSED: referenced: claim:reply-id supported_by result:6/);
     expect(await refusal(12)).toMatch(/^ARCHIVE_REFUSED: not completed: act:12 is open/);
     expect(await refusal(99)).toMatch(/^ARCHIVE_REFUSED: no such committed transaction/);
@@ -139,7 +186,9 @@ describe('the RMD-X session', () => {
     expect(await ledger.rerunCandidates(6)).toEqual([]);
     const at7 = await ledger.rerunCandidates(7);
     expect(at7.map((c) => c.id)).toEqual(['ver:status:1']);
-    expect(at7[0]!.changed).toEqual([{ path: 'rmdx/driver.py', checkedRevision: 'r0', newerRevision: 'r1', newerId: 'rev:driver:r1' }]);
+    expect(at7[0]!.changed).toEqual([
+      { path: 'rmdx/driver.py', checkedRevision: 'r0', newerRevision: 'r1', newerId: 'rev:driver:r1' },
+    ]);
     const at9 = await ledger.rerunCandidates(9);
     expect(at9.map((c) => c.id)).toEqual(['ver:status:2']);
     expect(at9[0]!.changed.map((c) => c.newerId)).toEqual(['rev:driver:r2']);

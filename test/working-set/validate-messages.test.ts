@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnthropicMessage, OpenAIMessage } from '../../src/working-set/render-messages.js';
-import { validateAnthropicMessages, validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
 import { toolIdMapper } from '../../src/working-set/tool-ids.js';
+import { validateAnthropicMessages, validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
 
 const call = (id: string) => ({ id, type: 'function' as const, function: { name: 'bash', arguments: '{}' } });
 
@@ -17,9 +17,32 @@ describe('OpenAI pairing validator', () => {
     expect(validateOpenAIMessages(ok)).toEqual([]);
   });
   it.each([
-    ['an unanswered call', [{ role: 'assistant', content: null, tool_calls: [call('a')] }, { role: 'user', content: 'x' }], 'left unanswered'],
-    ['an orphan result', [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'z', content: '1' }], 'answers no pending call'],
-    ['a duplicate id', [{ role: 'assistant', content: null, tool_calls: [call('a')] }, { role: 'tool', tool_call_id: 'a', content: '' }, { role: 'assistant', content: null, tool_calls: [call('a')] }, { role: 'tool', tool_call_id: 'a', content: '' }], 'duplicate'],
+    [
+      'an unanswered call',
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a')] },
+        { role: 'user', content: 'x' },
+      ],
+      'left unanswered',
+    ],
+    [
+      'an orphan result',
+      [
+        { role: 'user', content: 'x' },
+        { role: 'tool', tool_call_id: 'z', content: '1' },
+      ],
+      'answers no pending call',
+    ],
+    [
+      'a duplicate id',
+      [
+        { role: 'assistant', content: null, tool_calls: [call('a')] },
+        { role: 'tool', tool_call_id: 'a', content: '' },
+        { role: 'assistant', content: null, tool_calls: [call('a')] },
+        { role: 'tool', tool_call_id: 'a', content: '' },
+      ],
+      'duplicate',
+    ],
     ['a call left open at the end', [{ role: 'assistant', content: null, tool_calls: [call('a')] }], 'left unanswered'],
   ])('rejects %s', (_name, messages, message) => {
     expect(validateOpenAIMessages(messages as OpenAIMessage[]).join('\n')).toContain(message);
@@ -39,10 +62,41 @@ describe('Anthropic pairing validator', () => {
   });
   it.each([
     ['starting with the assistant', [{ role: 'assistant', content: [{ type: 'text', text: 'x' }] }], 'first message'],
-    ['two user turns in a row', [{ role: 'user', content: [{ type: 'text', text: 'a' }] }, { role: 'user', content: [{ type: 'text', text: 'b' }] }], 'in a row'],
-    ['an unanswered tool_use', [{ role: 'user', content: [{ type: 'text', text: 'a' }] }, { role: 'assistant', content: [use('a')] }, { role: 'user', content: [{ type: 'text', text: 'b' }] }], 'left unanswered'],
-    ['a result before text', [{ role: 'user', content: [{ type: 'text', text: 'a' }] }, { role: 'assistant', content: [use('a')] }, { role: 'user', content: [{ type: 'text', text: 'b' }, result('a')] }], 'must come first'],
-    ['an id with a colon', [{ role: 'user', content: [{ type: 'text', text: 'a' }] }, { role: 'assistant', content: [use('call:1')] }, { role: 'user', content: [result('call:1')] }], 'characters'],
+    [
+      'two user turns in a row',
+      [
+        { role: 'user', content: [{ type: 'text', text: 'a' }] },
+        { role: 'user', content: [{ type: 'text', text: 'b' }] },
+      ],
+      'in a row',
+    ],
+    [
+      'an unanswered tool_use',
+      [
+        { role: 'user', content: [{ type: 'text', text: 'a' }] },
+        { role: 'assistant', content: [use('a')] },
+        { role: 'user', content: [{ type: 'text', text: 'b' }] },
+      ],
+      'left unanswered',
+    ],
+    [
+      'a result before text',
+      [
+        { role: 'user', content: [{ type: 'text', text: 'a' }] },
+        { role: 'assistant', content: [use('a')] },
+        { role: 'user', content: [{ type: 'text', text: 'b' }, result('a')] },
+      ],
+      'must come first',
+    ],
+    [
+      'an id with a colon',
+      [
+        { role: 'user', content: [{ type: 'text', text: 'a' }] },
+        { role: 'assistant', content: [use('call:1')] },
+        { role: 'user', content: [result('call:1')] },
+      ],
+      'characters',
+    ],
   ])('rejects %s', (_name, messages, message) => {
     expect(validateAnthropicMessages(messages as AnthropicMessage[]).join('\n')).toContain(message);
   });
