@@ -27,10 +27,16 @@ export async function exactChannel(
   const missing: MissingEvidence[] = [];
   let superseded = 0;
   for (const c of q.artifacts) {
-    const rows = rowsOf<{ nid: number; id: string; revision: string | null; range_start: number | null; range_end: number | null }>(
-      await engine.query(exactSql(q.epoch, q.authority, c)),
-    );
-    const old = rowsOf<{ n: number; revision: string | null }>(await engine.query(supersededCountSql(q.epoch, q.authority, c.path)))[0];
+    const rows = rowsOf<{
+      nid: number;
+      id: string;
+      revision: string | null;
+      range_start: number | null;
+      range_end: number | null;
+    }>(await engine.query(exactSql(q.epoch, q.authority, c)));
+    const old = rowsOf<{ n: number; revision: string | null }>(
+      await engine.query(supersededCountSql(q.epoch, q.authority, c.path)),
+    )[0];
     superseded += old?.n ?? 0;
     let covered = false;
     for (const r of rows) {
@@ -42,7 +48,12 @@ export async function exactChannel(
       if (overlap === 0) continue;
       const score = overlap * revisionFactor;
       if (score >= 0.5) covered = true;
-      addHit(hits, r.nid, score, `exact: ${c.path}${range ? `:${range[0]}-${range[1]}` : ''}${r.revision ? ` @${r.revision}` : ''}`);
+      addHit(
+        hits,
+        r.nid,
+        score,
+        `exact: ${c.path}${range ? `:${range[0]}-${range[1]}` : ''}${r.revision ? ` @${r.revision}` : ''}`,
+      );
     }
     if (!covered) {
       const entry: MissingEvidence = {

@@ -30,7 +30,14 @@ export async function graphChannel(
   for (const s of explicitSeeds) seeds.set(s, 1);
   if (seeds.size === 0 || hops === 0) return { hits, edges: [] };
   const edges = rowsOf<{ src: number; dst: number; kind: string; src_hop: number; dst_hop: number }>(
-    await engine.query(neighbourhoodSql(epoch, authority, [...seeds.keys()].sort((a, b) => a - b), hops)),
+    await engine.query(
+      neighbourhoodSql(
+        epoch,
+        authority,
+        [...seeds.keys()].sort((a, b) => a - b),
+        hops,
+      ),
+    ),
   );
   const nodes = [...new Set(edges.flatMap((e) => [e.src, e.dst]))];
   const hop = new Map<number, number>();

@@ -26,6 +26,8 @@ export interface RetrievalQuery {
   hops?: number;
   /** Candidates each channel contributes (default 64). */
   perChannel?: number;
+  /** Channels to run (default all four). */
+  channels?: ReadonlyArray<'exact' | 'lexical' | 'vector' | 'graph'>;
 }
 
 export interface ResolvedQuery {
@@ -42,6 +44,7 @@ export interface ResolvedQuery {
   supportThreshold: number;
   hops: number;
   perChannel: number;
+  channels: Set<'exact' | 'lexical' | 'vector' | 'graph'>;
 }
 
 export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): ResolvedQuery {
@@ -65,7 +68,13 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
   const artifacts = (q.artifacts ?? []).map((a, i) => {
     const at = `artifacts[${i}]`;
     if (typeof a !== 'object' || a === null) throw bad(at, 'an object');
-    const out: ResolvedQuery['artifacts'][number] = { path: str(a.path, `${at}.path`) ?? (() => { throw bad(`${at}.path`, 'required'); })() };
+    const out: ResolvedQuery['artifacts'][number] = {
+      path:
+        str(a.path, `${at}.path`) ??
+        (() => {
+          throw bad(`${at}.path`, 'required');
+        })(),
+    };
     if (a.revision !== undefined) out.revision = str(a.revision, `${at}.revision`)!;
     if (a.hash !== undefined) out.hash = str(a.hash, `${at}.hash`)!;
     if (a.range !== undefined) {
@@ -79,7 +88,11 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
   });
   let vector: Float32Array | null = null;
   if (q.vector !== undefined) {
-    if (!Array.isArray(q.vector) || q.vector.length === 0 || !q.vector.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    if (
+      !Array.isArray(q.vector) ||
+      q.vector.length === 0 ||
+      !q.vector.every((x) => typeof x === 'number' && Number.isFinite(x))
+    ) {
       throw bad('vector', 'a non-empty array of finite numbers');
     }
     vector = Float32Array.from(q.vector);
@@ -94,7 +107,8 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
     }
   }
   const threshold = q.supportThreshold ?? 0.5;
-  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) throw bad('supportThreshold', 'a number in [0, 1]');
+  if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))
+    throw bad('supportThreshold', 'a number in [0, 1]');
   const authority = q.authority === undefined ? null : [...new Set(strs(q.authority, 'authority'))].sort();
   return {
     epoch: int(q.epoch, 'epoch', lastEpoch),
@@ -103,12 +117,33 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
     claims: strs(q.claims, 'claims'),
     artifacts,
     authority,
-    text: q.text === undefined ? null : typeof q.text === 'string' ? q.text : (() => { throw bad('text', 'a string'); })(),
+    text:
+      q.text === undefined
+        ? null
+        : typeof q.text === 'string'
+          ? q.text
+          : (() => {
+              throw bad('text', 'a string');
+            })(),
     vector,
     scores,
-    budget: { records: int(q.budget?.records, 'budget.records', 32, 1), chars: int(q.budget?.chars, 'budget.chars', 48_000, 1) },
+    budget: {
+      records: int(q.budget?.records, 'budget.records', 32, 1),
+      chars: int(q.budget?.chars, 'budget.chars', 48_000, 1),
+    },
     supportThreshold: threshold,
     hops: int(q.hops, 'hops', 2),
     perChannel: int(q.perChannel, 'perChannel', 64, 1),
+    channels: channelSet(q.channels),
   };
+}
+
+const ALL_CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
+
+function channelSet(v: unknown): ResolvedQuery['channels'] {
+  if (v === undefined) return new Set(ALL_CHANNELS);
+  if (!Array.isArray(v) || v.some((c) => !(ALL_CHANNELS as readonly unknown[]).includes(c))) {
+    throw new LedgerError('INVALID_REQUEST', { field: 'channels', reason: `a subset of ${ALL_CHANNELS.join(', ')}` });
+  }
+  return new Set(v as ResolvedQuery['channels'] extends Set<infer T> ? T[] : never);
 }

@@ -4,7 +4,7 @@ import { LedgerError } from '../errors.js';
 import { type ChannelScores, type FusedCandidate, fuse } from '../rerank/fuse.js';
 import { type SelectableRecord, selectDiverse } from '../rerank/select.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
-import { contradictionsSql, recordRowsSql, visibleSql } from '../sql/retrieval-sql.js';
+import { contradictionsSql, prepareVisibleSql, recordRowsSql } from '../sql/retrieval-sql.js';
 import type { ChannelHits } from './channel.js';
 import { exactChannel, type MissingEvidence } from './exact-channel.js';
 import { graphChannel } from './graph-channel.js';
@@ -72,23 +72,31 @@ export interface RetrieveContext {
 export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Promise<RetrievalResult> {
   const q = resolveRetrievalQuery(query, ctx.lastEpoch);
   const seedIds = [q.task, q.action, ...q.claims].filter((x): x is string => x !== null);
-  const fields = [q.task !== null ? 'task' : null, q.action !== null ? 'action' : null, ...q.claims.map((_, i) => `claims[${i}]`)].filter(
-    (x): x is string => x !== null,
-  );
+  const fields = [
+    q.task !== null ? 'task' : null,
+    q.action !== null ? 'action' : null,
+    ...q.claims.map((_, i) => `claims[${i}]`),
+  ].filter((x): x is string => x !== null);
   seedIds.forEach((id, i) => {
     if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: fields[i], id });
   });
   const { engine } = ctx;
-  const visibleRows = rowsOf<{ nid: number }>(await engine.query(`SELECT nid FROM (${visibleSql(q.epoch, q.authority)}) v`));
+  await engine.run(prepareVisibleSql(q.epoch, q.authority));
+  const visibleRows = rowsOf<{ nid: number }>(
+    await engine.query('SELECT nid FROM retrieval_visible'),
+  );
   const visibleSet = new Set(visibleRows.map((r) => r.nid));
-  if (q.text !== null || q.vector !== null) await (await ctx.searchIndex()).catchUp();
+  const on = q.channels;
+  if ((on.has('lexical') || on.has('vector')) && (q.text !== null || q.vector !== null)) await (await ctx.searchIndex()).catchUp();
 
-  const exact = await exactChannel(engine, q);
-  const lexical = await lexicalChannel(engine, q);
-  const vector = await vectorChannel(engine, q, ctx.embedder, ctx.nidOf, (n) => visibleSet.has(n));
+  const exact = on.has('exact') ? await exactChannel(engine, q) : { hits: new Map(), missing: [], superseded: 0 };
+  const lexical = on.has('lexical') ? await lexicalChannel(engine, q) : { hits: new Map(), idf: new Map(), matched: new Map() };
+  const vector = on.has('vector') ? await vectorChannel(engine, q, ctx.embedder, ctx.nidOf, (n) => visibleSet.has(n)) : new Map();
   const explicitSeeds = seedIds.map((id) => ctx.nidOf(id)!).filter((n) => visibleSet.has(n));
   const firstCandidates = topSeeds([exact.hits, lexical.hits], 8);
-  const graph = await graphChannel(engine, q.epoch, q.authority, explicitSeeds, firstCandidates, q.hops);
+  const graph = on.has('graph')
+    ? await graphChannel(engine, q.epoch, q.authority, explicitSeeds, firstCandidates, q.hops)
+    : { hits: new Map(), edges: [] };
 
   // Required support: each given claim (and each claim the task requires) needs a valid
   // supported_by target; those targets join the candidates with full graph score.
@@ -99,15 +107,23 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   // The task's requirements count while unresolved: a resolved claim whose evidence a fix has
   // since superseded is history, not a gap.
   const status = new Map(
-    rowsOf<{ nid: number; status: string | null }>(await engine.query(`SELECT nid, status FROM (${visibleSql(q.epoch, q.authority)}) v WHERE kind = 'claim'`)).map(
-      (r) => [r.nid, r.status],
-    ),
+    rowsOf<{ nid: number; status: string | null }>(
+      await engine.query(`SELECT nid, status FROM retrieval_visible WHERE kind = 'claim'`),
+    ).map((r) => [r.nid, r.status]),
   );
-  for (const e of graph.edges) if (e.src === taskNid && e.kind === 'requires' && status.get(e.dst) === 'open') requiredClaims.add(e.dst);
+  for (const e of graph.edges)
+    if (e.src === taskNid && e.kind === 'requires' && status.get(e.dst) === 'open') requiredClaims.add(e.dst);
   const required = new Map<number, number[]>();
-  for (const e of graph.edges) if (e.kind === 'supported_by' && requiredClaims.has(e.src)) required.set(e.src, [...(required.get(e.src) ?? []), e.dst]);
+  for (const e of graph.edges)
+    if (e.kind === 'supported_by' && requiredClaims.has(e.src))
+      required.set(e.src, [...(required.get(e.src) ?? []), e.dst]);
 
-  const channels: Record<keyof ChannelScores, ChannelHits> = { exact: exact.hits, lexical: lexical.hits, vector, graph: graph.hits };
+  const channels: Record<keyof ChannelScores, ChannelHits> = {
+    exact: exact.hits,
+    lexical: lexical.hits,
+    vector,
+    graph: graph.hits,
+  };
   const pool = new Map<number, ChannelScores>();
   for (const [name, hits] of Object.entries(channels) as Array<[keyof ChannelScores, ChannelHits]>) {
     for (const [nid, hit] of hits) {
@@ -117,7 +133,9 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
       pool.set(nid, s);
     }
   }
-  for (const targets of required.values()) for (const t of targets) if (!seedSet.has(t)) pool.set(t, { ...(pool.get(t) ?? { exact: 0, lexical: 0, vector: 0, graph: 0 }), graph: 1 });
+  for (const targets of required.values())
+    for (const t of targets)
+      if (!seedSet.has(t)) pool.set(t, { ...(pool.get(t) ?? { exact: 0, lexical: 0, vector: 0, graph: 0 }), graph: 1 });
 
   const rows = rowsOf<RecordRow>(await engine.query(recordRowsSql(q.epoch, q.authority, [...pool.keys()])));
   const byNid = new Map(rows.map((r) => [r.nid, r]));
@@ -126,7 +144,13 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const selectable = new Map<string, SelectableRecord>(
     rows.map((r) => [
       r.id,
-      { id: r.id, path: r.path, range: r.range_start !== null && r.range_end !== null ? [r.range_start, r.range_end] : null, bodyHash: r.body_hash, chars: r.body?.length ?? 0 },
+      {
+        id: r.id,
+        path: r.path,
+        range: r.range_start !== null && r.range_end !== null ? [r.range_start, r.range_end] : null,
+        bodyHash: r.body_hash,
+        chars: r.body?.length ?? 0,
+      },
     ]),
   );
   const { selected, dropped } = selectDiverse(fused, selectable, q.budget);
@@ -135,11 +159,16 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   for (const claim of requiredClaims) {
     if (!visibleSet.has(claim)) continue;
     const support = (required.get(claim) ?? []).filter((t) => byNid.has(t));
-    if (support.length === 0) missing.push({ claim: ctx.idOf(claim) ?? String(claim), reason: 'no valid supporting evidence within the authority scopes' });
+    if (support.length === 0)
+      missing.push({
+        claim: ctx.idOf(claim) ?? String(claim),
+        reason: 'no valid supporting evidence within the authority scopes',
+      });
   }
   for (const id of q.claims) {
     const nid = ctx.nidOf(id)!;
-    if (!visibleSet.has(nid)) missing.push({ claim: id, reason: 'the claim is not valid at this epoch or outside the authority scopes' });
+    if (!visibleSet.has(nid))
+      missing.push({ claim: id, reason: 'the claim is not valid at this epoch or outside the authority scopes' });
   }
 
   // Support: exact constraints and required claims count as hard requirements (missing above);
@@ -163,7 +192,10 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
       missing.push({ reason: `no valid record covers the query; not found together: ${absent.join(', ')}` });
     }
   } else if (q.artifacts.length === 0 && requiredClaims.size === 0) {
-    support = selected.length > 0 ? Math.min(1, Math.max(...selected.map((f) => Math.max(f.channels.vector, f.channels.graph)))) : 0;
+    support =
+      selected.length > 0
+        ? Math.min(1, Math.max(...selected.map((f) => Math.max(f.channels.vector, f.channels.graph))))
+        : 0;
     if (support < q.supportThreshold) missing.push({ reason: 'nothing valid supports the query' });
   }
   if (missing.length > 0) support = Math.min(support, q.supportThreshold > 0 ? q.supportThreshold / 2 : 0);
@@ -173,14 +205,21 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     await engine.query(contradictionsSql(q.epoch, q.authority, [...selectedNids])),
   ).map((r) => ({ from: r.from_id, to: r.to_id }));
   const reasons = (nid: number) =>
-    (Object.entries(channels) as Array<[string, ChannelHits]>).flatMap(([, hits]) => (hits.get(nid) ? [hits.get(nid)!.reason] : []));
+    (Object.entries(channels) as Array<[string, ChannelHits]>).flatMap(([, hits]) =>
+      hits.get(nid) ? [hits.get(nid)!.reason] : [],
+    );
   const droppedWhy = new Map(dropped.map((d) => [d.id, d.reason]));
   const explanation = fused.map((f) => ({
     id: f.id,
     score: f.score,
     contributions: f.contributions,
     ranks: f.ranks as Record<string, number>,
-    reasons: [...reasons(byId.get(f.id)!.nid), ...(required.size && [...required.values()].some((t) => t.includes(byId.get(f.id)!.nid)) ? ['supports a required claim'] : [])],
+    reasons: [
+      ...reasons(byId.get(f.id)!.nid),
+      ...(required.size && [...required.values()].some((t) => t.includes(byId.get(f.id)!.nid))
+        ? ['supports a required claim']
+        : []),
+    ],
     kept: selectedNids.has(byId.get(f.id)!.nid),
     ...(droppedWhy.has(f.id) ? { dropped: droppedWhy.get(f.id)! } : {}),
   }));
@@ -215,7 +254,15 @@ interface RecordRow {
 }
 
 function toEvidence(f: FusedCandidate, r: RecordRow): RetrievedEvidence {
-  const out: RetrievedEvidence = { id: r.id, kind: r.kind as NodeKind, score: f.score, channels: f.channels, authority: r.authority, tokens: r.tokens ?? 0, tx: r.tx };
+  const out: RetrievedEvidence = {
+    id: r.id,
+    kind: r.kind as NodeKind,
+    score: f.score,
+    channels: f.channels,
+    authority: r.authority,
+    tokens: r.tokens ?? 0,
+    tx: r.tx,
+  };
   if (r.status !== null) out.status = r.status as Status;
   if (r.path !== null) out.path = r.path;
   if (r.revision !== null) out.revision = r.revision;

@@ -1,4 +1,14 @@
-import { Field, FixedSizeList, Float32, makeData, makeTable, makeVector, type Table, tableToIPC, Utf8 } from 'apache-arrow';
+import {
+  Field,
+  FixedSizeList,
+  Float32,
+  makeData,
+  makeTable,
+  makeVector,
+  type Table,
+  tableToIPC,
+  Utf8,
+} from 'apache-arrow';
 import type { Engine } from '../engine/engine.js';
 import { rowsOf, scalarOf } from '../engine/rows.js';
 import { intLiteral } from '../sql/literals.js';
@@ -23,9 +33,13 @@ export class SearchIndex {
 
   /** Creates the tables afresh: they are derived, so rebuilding from the watermark 0 is always right. */
   static async create(engine: Engine, embedder: Embedder): Promise<SearchIndex> {
-    await engine.run('CREATE OR REPLACE TABLE postings (bkey INTEGER NOT NULL, term VARCHAR NOT NULL, tf INTEGER NOT NULL)');
+    await engine.run(
+      'CREATE OR REPLACE TABLE postings (bkey INTEGER NOT NULL, term VARCHAR NOT NULL, tf INTEGER NOT NULL)',
+    );
     await engine.run('CREATE OR REPLACE TABLE doc_len (bkey INTEGER NOT NULL, len INTEGER NOT NULL)');
-    await engine.run(`CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[${intLiteral(embedder.dimensions)}] NOT NULL)`);
+    await engine.run(
+      `CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[${intLiteral(embedder.dimensions)}] NOT NULL)`,
+    );
     return new SearchIndex(engine, embedder);
   }
 
@@ -34,7 +48,9 @@ export class SearchIndex {
     let done = 0;
     for (;;) {
       const rows = rowsOf<{ bkey: number; text: string }>(
-        await this.engine.query(`SELECT bkey, text FROM bodies WHERE bkey >= ${intLiteral(this.indexedUpTo)} ORDER BY bkey LIMIT ${intLiteral(batch)}`),
+        await this.engine.query(
+          `SELECT bkey, text FROM bodies WHERE bkey >= ${intLiteral(this.indexedUpTo)} ORDER BY bkey LIMIT ${intLiteral(batch)}`,
+        ),
       );
       if (rows.length === 0) return done;
       await this.index(rows);
@@ -67,13 +83,33 @@ export class SearchIndex {
       if (pk.length > 0) {
         await this.engine.insertIPC(
           'postings',
-          tableToIPC(tableOf({ bkey: makeVector(Int32Array.from(pk)), term: utf8(pt), tf: makeVector(Int32Array.from(ptf)) } as never), 'stream'),
+          tableToIPC(
+            tableOf({
+              bkey: makeVector(Int32Array.from(pk)),
+              term: utf8(pt),
+              tf: makeVector(Int32Array.from(ptf)),
+            } as never),
+            'stream',
+          ),
         );
       }
-      await this.engine.insertIPC('doc_len', tableToIPC(tableOf({ bkey: makeVector(keys), len: makeVector(lens) } as never), 'stream'));
+      await this.engine.insertIPC(
+        'doc_len',
+        tableToIPC(tableOf({ bkey: makeVector(keys), len: makeVector(lens) } as never), 'stream'),
+      );
       const child = makeData({ type: new Float32(), length: flat.length, data: flat });
-      const vec = makeVector(makeData({ type: new FixedSizeList(d, new Field('item', new Float32(), true)), length: rows.length, nullCount: 0, child }));
-      await this.engine.insertIPC('body_vectors', tableToIPC(tableOf({ bkey: makeVector(keys), vec } as never), 'stream'));
+      const vec = makeVector(
+        makeData({
+          type: new FixedSizeList(d, new Field('item', new Float32(), true)),
+          length: rows.length,
+          nullCount: 0,
+          child,
+        }),
+      );
+      await this.engine.insertIPC(
+        'body_vectors',
+        tableToIPC(tableOf({ bkey: makeVector(keys), vec } as never), 'stream'),
+      );
       await this.engine.run('COMMIT');
     } catch (e) {
       await this.engine.run('ROLLBACK').catch(() => undefined);
@@ -98,4 +134,3 @@ function utf8(values: string[]) {
   bytes.forEach((b, i) => data.set(b, offsets[i]!));
   return makeVector(makeData({ type: new Utf8(), length: values.length, nullCount: 0, valueOffsets: offsets, data }));
 }
-

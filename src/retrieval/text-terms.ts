@@ -5,7 +5,9 @@
  * everything lower-cased, a few English stop words dropped. Pure and deterministic.
  */
 const STOP = new Set(
-  'a an and are as at be by for from has have he her his i in is it its of on or she that the their them they this to was were what when where which who will with you your did do does how over into about after before there then than so not no can could would should been being also just any all'.split(' '),
+  'a an and are as at be by for from has have he her his i in is it its of on or she that the their them they this to was were what when where which who will with you your did do does how over into about after before there then than so not no can could would should been being also just any all'.split(
+    ' ',
+  ),
 );
 
 const WORD = /[A-Za-z0-9_]+/g;
@@ -16,7 +18,9 @@ export function textTerms(text: string): string[] {
     const word = m[0];
     const parts = word
       .split('_')
-      .flatMap((p) => p.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/))
+      .flatMap((p) =>
+        p.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/),
+      )
       .filter(Boolean)
       .map((p) => p.toLowerCase());
     const whole = word.toLowerCase();

@@ -2,8 +2,11 @@
  * `npm run bench [-- --only ledger,materialize,...] [--out DIR]`: prints a table per benchmark and
  * writes DIR/bench.json (default .out/bench). Figures, never pass/fail assertions.
  */
-import { ledgerBench } from './ledger-bench.js';
+
 import { type BenchRow, printTable, writeJson } from './bench-util.js';
+import { ledgerBench } from './ledger-bench.js';
+import { materializeBench } from './materialize-bench.js';
+import { retrievalBench } from './retrieval-bench.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -15,6 +18,8 @@ const outDir = flag('--out') ?? '.out/bench';
 
 const suites: Record<string, () => Promise<BenchRow[]>> = {
   ledger: ledgerBench,
+  materialize: () => materializeBench(),
+  retrieval: () => retrievalBench(),
 };
 
 const results: Record<string, BenchRow[]> = {};
