@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+/** The `context-ledger` command. Logic lives in cli.ts so tests can run it in-process. */
+import { runCli } from './cli.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: (s) => process.stdout.write(s),
+  stderr: { write: (s) => process.stderr.write(s), isTTY: process.stderr.isTTY === true },
+  cwd: process.cwd(),
+});

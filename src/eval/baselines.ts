@@ -1,0 +1,119 @@
+/**
+ * Transcript baselines the ledger is measured against. Pure: each reads only the messages of
+ * steps up to `epoch` and returns what it would put in context under `budget` tokens, whole
+ * messages only. Like the ledger (whose active task is tier 0) and like every condenser, each
+ * keeps the task first when it fits.
+ */
+import type { Transcript, TranscriptMessage } from './transcript.js';
+
+export interface Selection {
+  /** In conversation order. */
+  messages: TranscriptMessage[];
+  tokens: number;
+}
+
+export type BaselineName = 'recency' | 'recencyPaired' | 'bm25';
+export type Baseline = (transcript: Transcript, epoch: number, budget: number) => Selection;
+
+/** (a) The most recent messages that fit, whole: a contiguous window that stops at the first
+ * message that does not fit (it may keep an observation without the turn that asked for it). */
+export const recency: Baseline = (transcript, epoch, budget) => recentWindow(transcript, epoch, budget, (m) => m.id);
+
+/** (b) The same window over whole steps — an assistant turn with its observations — so no tool
+ * call loses its result (what the best condensers do). */
+export const recencyPaired: Baseline = (transcript, epoch, budget) =>
+  recentWindow(transcript, epoch, budget, (m) => `step:${m.epoch}`);
+
+function recentWindow(
+  transcript: Transcript,
+  epoch: number,
+  budget: number,
+  unitOf: (m: TranscriptMessage) => string,
+): Selection {
+  const { task, rest } = split(transcript, epoch);
+  const units: TranscriptMessage[][] = [];
+  for (const m of rest) {
+    const last = units[units.length - 1];
+    if (last && unitOf(last[0]!) === unitOf(m)) last.push(m);
+    else units.push([m]);
+  }
+  let tokens = task && task.tokens <= budget ? task.tokens : 0;
+  const kept: TranscriptMessage[][] = [];
+  for (let i = units.length - 1; i >= 0; i--) {
+    const cost = units[i]!.reduce((n, m) => n + m.tokens, 0);
+    if (tokens + cost > budget) break;
+    tokens += cost;
+    kept.unshift(units[i]!);
+  }
+  return { messages: [...(task && task.tokens <= budget ? [task] : []), ...kept.flat()], tokens };
+}
+
+/**
+ * (c) BM25 over past observations with the task text as the query: observations scored against
+ * the statistics of the observations available at `epoch` (no later document shifts an IDF),
+ * packed best first, skipping any that does not fit; observations sharing no term with the task
+ * are not retrieved.
+ */
+export const bm25: Baseline = (transcript, epoch, budget) => {
+  const { task, rest } = split(transcript, epoch);
+  const docs = rest.filter((m) => m.role === 'observation').map((m) => ({ m, ...termsOf(m) }));
+  const query = [...new Set(task ? terms(task.text) : [])];
+  const df = new Map<string, number>();
+  for (const d of docs) for (const q of query) if (d.tf.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
+  const avgLength = docs.reduce((n, d) => n + d.length, 0) / Math.max(1, docs.length);
+  const scored = docs
+    .map((d) => {
+      let score = 0;
+      for (const q of query) {
+        const f = d.tf.get(q);
+        if (f === undefined) continue;
+        const n = df.get(q)!;
+        const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+        score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * d.length) / Math.max(1, avgLength)));
+      }
+      return { m: d.m, score };
+    })
+    .filter((d) => d.score > 0)
+    // Ties go to the more recent observation, then to the id, so the order is total.
+    .sort((a, b) => b.score - a.score || b.m.epoch - a.m.epoch || (a.m.id < b.m.id ? -1 : a.m.id > b.m.id ? 1 : 0));
+  let tokens = task && task.tokens <= budget ? task.tokens : 0;
+  const picked = new Set<TranscriptMessage>();
+  for (const { m } of scored) {
+    if (tokens + m.tokens > budget) continue;
+    tokens += m.tokens;
+    picked.add(m);
+  }
+  return { messages: [...(task && task.tokens <= budget ? [task] : []), ...rest.filter((m) => picked.has(m))], tokens };
+};
+
+export const BASELINES: Readonly<Record<BaselineName, Baseline>> = { recency, recencyPaired, bm25 };
+
+const K1 = 1.2;
+const B = 0.75;
+
+function split(
+  transcript: Transcript,
+  epoch: number,
+): { task: TranscriptMessage | undefined; rest: TranscriptMessage[] } {
+  const task = transcript.messages.find((m) => m.role === 'task');
+  return { task, rest: transcript.messages.filter((m) => m !== task && m.epoch <= epoch) };
+}
+
+/** Identifiers and numbers, lower-cased: code and prose share `separability_matrix`, `Card`, `0`. */
+const terms = (text: string): string[] => text.toLowerCase().match(/[a-z_][a-z0-9_]*|\d+/g) ?? [];
+
+/** Term statistics per message, computed once: the same observations are scored at every
+ * budget and every later event. */
+const termCache = new WeakMap<TranscriptMessage, { tf: Map<string, number>; length: number }>();
+
+function termsOf(m: TranscriptMessage): { tf: Map<string, number>; length: number } {
+  let hit = termCache.get(m);
+  if (!hit) {
+    const all = terms(m.text);
+    const tf = new Map<string, number>();
+    for (const t of all) tf.set(t, (tf.get(t) ?? 0) + 1);
+    hit = { tf, length: all.length };
+    termCache.set(m, hit);
+  }
+  return hit;
+}

@@ -1,0 +1,36 @@
+/**
+ * One DuckDB-WASM database for a whole evaluation run: instantiating one costs ~2 s, more than
+ * replaying a typical trajectory, so each trajectory gets a fresh ledger on the same database
+ * after its tables are dropped. Ledgers are used one at a time; closing one leaves the engine open.
+ */
+import { createHash } from 'node:crypto';
+import type { Engine } from '../engine/engine.js';
+import { openNodeEngine } from '../engine/open-node.js';
+import { Ledger } from '../ledger/ledger.js';
+import { TABLES } from '../schema/ddl.js';
+import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
+import type { TokenCounter } from '../tokenizer/token-counter.js';
+
+const nodeHashTexts = async (texts: readonly string[]): Promise<string[]> =>
+  texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
+
+export class LedgerPool {
+  private engine: Promise<Engine> | null = null;
+  private counter: Promise<TokenCounter> | null = null;
+
+  /** An empty ledger (o200k_base) on the shared database; the previous one must be done. */
+  async fresh(): Promise<Ledger> {
+    this.engine ??= openNodeEngine();
+    this.counter ??= createNodeTokenCounter('o200k_base');
+    const engine = await this.engine;
+    for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
+    const shared: Engine = { ...engine, close: async () => {} };
+    return Ledger.create(shared, await this.counter, null, nodeHashTexts);
+  }
+
+  async close(): Promise<void> {
+    const engine = this.engine;
+    this.engine = null;
+    await (await engine)?.close();
+  }
+}

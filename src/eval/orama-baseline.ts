@@ -1,0 +1,59 @@
+/**
+ * The Orama baselines (`@orama/orama`): BM25 full-text search, and hybrid search with the same
+ * embedder as the ledger's vector channel, over exactly the bodies the ledger stores.
+ *
+ * Configuration, and why:
+ * - Orama's own English tokenizer and BM25 defaults (k1 1.2, b 0.75, d 0.5): the baseline is
+ *   Orama as shipped; `threshold: 1` (its default) returns documents matching any query term.
+ * - Hybrid: Orama's min-max-normalised weighted sum of the text and vector scores, weights
+ *   0.5/0.5 (its default). Its default vector `similarity` floor of 0.8 suits dense neural
+ *   embeddings; hashed-trigram cosines of related texts lie around 0.2–0.5, so the floor would
+ *   silently turn hybrid back into BM25. `HYBRID_SIMILARITY` keeps every positive cosine, as
+ *   the ledger's vector channel does.
+ */
+import { create, insertMultiple, search } from '@orama/orama';
+import type { Embedder } from '../retrieval/hashed-embedder.js';
+
+export const HYBRID_SIMILARITY = 0.000001;
+
+export interface OramaDocument {
+  id: string;
+  body: string;
+}
+
+export interface OramaBaseline {
+  /** Ids of the best `k` documents by BM25. */
+  bm25(text: string, k: number): Promise<string[]>;
+  /** Ids of the best `k` documents by hybrid BM25 + vector search. */
+  hybrid(text: string, k: number): Promise<string[]>;
+}
+
+export async function createOramaBaseline(docs: readonly OramaDocument[], embedder: Embedder): Promise<OramaBaseline> {
+  const dims = embedder.dimensions;
+  const db = create({ schema: { body: 'string', embedding: `vector[${dims}]` } as const });
+  const vectors = await embedder.embed(docs.map((d) => d.body));
+  // Orama batches insertions internally; one call keeps the build time comparable to a bulk load.
+  await insertMultiple(
+    db,
+    docs.map((d, i) => ({ id: d.id, body: d.body, embedding: Array.from(vectors[i]!) })),
+  );
+  const ids = (hits: ReadonlyArray<{ id: string }>) => hits.map((h) => h.id);
+  return {
+    async bm25(text, k) {
+      const r = await search(db, { term: text, properties: ['body'], limit: k });
+      return ids(r.hits);
+    },
+    async hybrid(text, k) {
+      const [vector] = await embedder.embed([text]);
+      const r = await search(db, {
+        mode: 'hybrid',
+        term: text,
+        properties: ['body'],
+        vector: { value: Array.from(vector!), property: 'embedding' },
+        similarity: HYBRID_SIMILARITY,
+        limit: k,
+      });
+      return ids(r.hits);
+    },
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The replay report for people: Markdown tables (one per budget), the issue's targets, the
+ * ledger's per-tier diagnosis, and a hand-written SVG of recall against budget. Pure and
+ * deterministic (no clock): the same report renders byte-identically.
+ */
+import { TIERS } from '../working-set/types.js';
+import { MIN_GOLD_CHARS } from './metrics.js';
+import { METHODS, type MethodName, type ReplayReport } from './types.js';
+
+export interface Target {
+  name: string;
+  detail: string;
+  met: boolean;
+}
+
+/** Issue 5's targets, for the budgets the run has: 4k within 2 points of the ceiling; at 1k and
+ * 2k at least 1.3× the recency baseline's recall with at least 2× its precision. */
+export function targets(report: ReplayReport): Target[] {
+  const out: Target[] = [];
+  const at = (b: number) => report.budgets.find((x) => x.budget === b)?.methods;
+  const m4 = at(4000);
+  if (m4) {
+    const gap = report.ceiling - m4.ledger.recall;
+    out.push({
+      name: 'ledger recall within 2 points of the ceiling at 4,000 tokens',
+      detail: `${pct(m4.ledger.recall)} vs ceiling ${pct(report.ceiling)} (${points(gap)} below)`,
+      met: gap <= 0.02,
+    });
+  }
+  for (const b of [1000, 2000]) {
+    const m = at(b);
+    if (!m) continue;
+    const r = ratio(m.ledger.recall, m.recency.recall);
+    const p = ratio(m.ledger.precision, m.recency.precision);
+    out.push({
+      name: `at ${b.toLocaleString('en-US')} tokens: ≥ 1.3× recency's recall and ≥ 2× its precision`,
+      detail: `recall ${pct(m.ledger.recall)} vs ${pct(m.recency.recall)} (${times(r)}); precision ${pct(m.ledger.precision)} vs ${pct(m.recency.precision)} (${times(p)})`,
+      met: r >= 1.3 && p >= 2,
+    });
+  }
+  return out;
+}
+
+const LABEL: Record<MethodName, string> = {
+  ledger: 'ledger',
+  recency: 'recency',
+  recencyPaired: 'recency, pairs kept',
+  bm25: 'BM25 (task as query)',
+};
+
+export function renderMarkdown(report: ReplayReport): string {
+  const { trajectories: t, settings: s } = report;
+  const lines: string[] = ['# Replay: evidence in context before each edit', ''];
+  const skipped = t.skipped.length === 0 ? '' : `; ${t.skipped.length} skipped (see replay.json)`;
+  lines.push(
+    `- Trajectories: ${t.total} (${t.withEvents} with edit events${skipped}); events (steps that edit a file the final patch changes): ${report.events}.`,
+    `- Gold lines: ${report.goldLines.usable} measured; ${report.goldLines.ignoredShort} blank or shorter than ${MIN_GOLD_CHARS} non-space characters ignored, in every method and the ceiling alike.`,
+    `- Ceiling (gold lines some earlier message displayed): **${pct(report.ceiling)}** [${pct(report.ceilingCI[0])}, ${pct(report.ceilingCI[1])}].`,
+    `- Ledger reach (its working set with no budget limit): ${pct(report.reach)}.`,
+    `- Ledger: default roots (active task, latest action), \`maxNodes\` ${s.maxNodes}, \`hops\` ${s.hops}; tokens in ${s.encoding}.`,
+    '',
+  );
+  for (const b of report.budgets) {
+    lines.push(`## ${b.budget.toLocaleString('en-US')} tokens`, '');
+    lines.push('| method | recall [95% CI] | precision | tokens (mean) | pairs kept |', '|---|---:|---:|---:|---:|');
+    for (const m of METHODS) {
+      const r = b.methods[m];
+      lines.push(
+        `| ${LABEL[m]} | ${pct(r.recall)} [${pct(r.recallCI[0])}, ${pct(r.recallCI[1])}] | ${pct(r.precision, 2)} | ${Math.round(r.tokens).toLocaleString('en-US')} | ${pct(r.pairsKept, 0)} |`,
+      );
+    }
+    lines.push('');
+  }
+  const ts = targets(report);
+  if (ts.length > 0) {
+    lines.push('## Targets', '', '| target | measured | met |', '|---|---|---|');
+    for (const x of ts) lines.push(`| ${x.name} | ${x.detail} | ${x.met ? 'yes' : '**no**'} |`);
+    lines.push('');
+  }
+  const fe = report.firstEdits;
+  lines.push(
+    '## First edit of each file',
+    '',
+    `${fe.events} of the ${report.events} events are the first edit of their file. At a later edit some gold lines were already replaced by the agent's earlier edit: only stale earlier output still shows them, and the ledger, which supersedes evidence of replaced lines, holds them only in old tool results. Ceiling on first edits: ${pct(fe.ceiling)}. Recall [95% CI] and precision:`,
+    '',
+    `| budget | ${METHODS.map((m) => LABEL[m]).join(' | ')} |`,
+    `|---|${METHODS.map(() => '---:').join('|')}|`,
+  );
+  for (const b of report.budgets) {
+    const cells = METHODS.map((m) => {
+      const r = b.firstEdits[m];
+      return `${pct(r.recall)} [${pct(r.recallCI[0])}, ${pct(r.recallCI[1])}], p ${pct(r.precision, 2)}`;
+    });
+    lines.push(`| ${b.budget.toLocaleString('en-US')} | ${cells.join(' | ')} |`);
+  }
+  lines.push(
+    '',
+    '## Ledger diagnosis',
+    '',
+    'Mean working-set tokens per tier, then the recall lost to the budget (points): gold lines the unlimited working set shows but this budget drops, by the tier of the item that carries them. `reach − recall` is their sum; `ceiling − reach` is lost before ranking (closure, supersession).',
+    '',
+    `| budget | ${TIERS.join(' | ')} |`,
+    `|---|${TIERS.map(() => '---:').join('|')}|`,
+  );
+  for (const b of report.budgets) {
+    lines.push(
+      `| ${b.budget.toLocaleString('en-US')} tokens | ${TIERS.map((x) => Math.round(b.ledger.tokensByTier[x]).toLocaleString('en-US')).join(' | ')} |`,
+    );
+  }
+  for (const b of report.budgets) {
+    lines.push(
+      `| ${b.budget.toLocaleString('en-US')}: recall lost | ${TIERS.map((x) => (100 * b.ledger.missedByTier[x]).toFixed(1)).join(' | ')} |`,
+    );
+  }
+  lines.push(
+    '',
+    '## How it is measured',
+    '',
+    "- **Event**: a step whose transaction has an `artifact_revision` (not one inferred from a later view) of a file the final patch (`info.submission`) changes. Gold lines: that file's old lines the patch removes or replaces; for a pure insertion, the context lines around it.",
+    '- **Context**: built from the steps before the edit. The ledger is fed one step at a time and materialized at the previous epoch, so a later step cannot leak in.',
+    '- **Shown**: a gold line is shown when some line of a context text, trailing whitespace trimmed, ends with the gold text and no identifier character or `.` runs into it (numbered listings, `grep -n` and diff lines count). The same matcher serves every method and the ceiling.',
+    "- **Recall**: share of an event's gold lines shown, averaged over events. **Ceiling**: the same over every earlier message (task, assistant turns, observations).",
+    `- **Precision**: tokens of the gold lines shown (each line once, counted on its own text), over the context's tokens, averaged over events. **Pairs kept**: share of events whose context shows every tool call with its results and every result with its call.`,
+    '- **Baselines** (same budgets, same texts as the ledger: the task, each assistant turn as thought + command, each observation): *recency* — the most recent messages that fit, whole, as a contiguous window; *recency, pairs kept* — the same over whole steps; *BM25* — observations scored against the task text (k1 1.2, b 0.75, statistics of the observations so far), best first, skipping what does not fit. Each keeps the task first when it fits, as the ledger does.',
+    `- **Intervals**: 95% percentile bootstrap of the mean, resampling trajectories (${s.bootstrap.samples} resamples, seed ${s.bootstrap.seed}).`,
+    '',
+  );
+  return lines.join('\n');
+}
+
+const COLOR: Record<MethodName, string> = {
+  ledger: '#c0392b',
+  recency: '#2471a3',
+  recencyPaired: '#229954',
+  bm25: '#7d3c98',
+};
+
+/** Recall (with its interval) against budget on a log scale, one line per method, and the ceiling. */
+export function renderSvg(report: ReplayReport): string {
+  const W = 760;
+  const H = 420;
+  const L = 64;
+  const R = 540;
+  const T = 40;
+  const B = 360;
+  const budgets = report.budgets.map((b) => b.budget);
+  const lo = Math.log2(Math.min(...budgets));
+  const hi = Math.log2(Math.max(...budgets));
+  const x = (b: number) => (hi === lo ? (L + R) / 2 : L + ((Math.log2(b) - lo) / (hi - lo)) * (R - L));
+  const y = (v: number) => B - v * (B - T);
+  const f = (n: number) => n.toFixed(1);
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="#fff"/>`,
+    `<text x="${L}" y="22" font-size="14" font-weight="bold">Recall of gold evidence lines before each edit (${report.events} events)</text>`,
+  ];
+  for (let v = 0; v <= 1.0001; v += 0.2) {
+    out.push(`<line x1="${L}" x2="${R}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="#ddd"/>`);
+    out.push(`<text x="${L - 8}" y="${f(y(v) + 4)}" text-anchor="end">${Math.round(v * 100)}%</text>`);
+  }
+  for (const b of budgets) {
+    out.push(`<line x1="${f(x(b))}" x2="${f(x(b))}" y1="${B}" y2="${B + 5}" stroke="#333"/>`);
+    out.push(`<text x="${f(x(b))}" y="${B + 20}" text-anchor="middle">${b.toLocaleString('en-US')}</text>`);
+  }
+  out.push(
+    `<line x1="${L}" x2="${R}" y1="${B}" y2="${B}" stroke="#333"/>`,
+    `<line x1="${L}" x2="${L}" y1="${T}" y2="${B}" stroke="#333"/>`,
+  );
+  out.push(`<text x="${(L + R) / 2}" y="${B + 42}" text-anchor="middle">token budget (log scale)</text>`);
+  out.push(
+    `<line x1="${L}" x2="${R}" y1="${f(y(report.ceiling))}" y2="${f(y(report.ceiling))}" stroke="#555" stroke-dasharray="6 4"/>`,
+  );
+  const legend: Array<[string, string, boolean]> = [];
+  for (const [k, m] of METHODS.entries()) {
+    // Interval whiskers sit side by side so overlapping intervals stay readable.
+    const dx = (k - (METHODS.length - 1) / 2) * 4;
+    const pts = report.budgets.map((b) => ({ b: b.budget, r: b.methods[m].recall, ci: b.methods[m].recallCI }));
+    const c = COLOR[m];
+    out.push(
+      `<polyline fill="none" stroke="${c}" stroke-width="${m === 'ledger' ? 3 : 2}" points="${pts.map((p) => `${f(x(p.b))},${f(y(p.r))}`).join(' ')}"/>`,
+    );
+    for (const p of pts) {
+      out.push(
+        `<line x1="${f(x(p.b) + dx)}" x2="${f(x(p.b) + dx)}" y1="${f(y(p.ci[0]))}" y2="${f(y(p.ci[1]))}" stroke="${c}" stroke-opacity="0.5"/>`,
+      );
+      out.push(
+        `<circle cx="${f(x(p.b))}" cy="${f(y(p.r))}" r="3.5" fill="${c}"><title>${LABEL[m]} @ ${p.b}: ${pct(p.r)}</title></circle>`,
+      );
+    }
+    legend.push([LABEL[m], c, false]);
+  }
+  legend.push([`ceiling ${pct(report.ceiling)}`, '#555', true]);
+  legend.forEach(([label, c, dashed], i) => {
+    const ly = T + 10 + i * 22;
+    out.push(
+      `<line x1="${R + 24}" x2="${R + 52}" y1="${ly}" y2="${ly}" stroke="${c}" stroke-width="2.5"${dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+    );
+    out.push(`<text x="${R + 60}" y="${ly + 4}">${escapeXml(label)}</text>`);
+  });
+  out.push('</svg>', '');
+  return out.join('\n');
+}
+
+const pct = (v: number, digits = 1): string => `${(100 * v).toFixed(digits)}%`;
+const points = (v: number): string => `${(100 * v).toFixed(1)} points`;
+const ratio = (a: number, b: number): number => (b === 0 ? (a > 0 ? Number.POSITIVE_INFINITY : 1) : a / b);
+const times = (r: number): string => (Number.isFinite(r) ? `${r.toFixed(2)}×` : '∞×');
+const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

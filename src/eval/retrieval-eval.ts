@@ -1,0 +1,352 @@
+/**
+ * The retrieval evaluation (issue 6): the ledger's `retrieve` against Orama BM25 and Orama hybrid
+ * on LoCoMo (temporal and multi-hop conversation memory, abstention on unanswerable questions)
+ * and MuSiQue (multi-hop passage retrieval, with and without graph expansion).
+ *
+ * Rules every system is held to:
+ * - recall@k = share of a question's gold ids among the system's first k results, averaged over
+ *   questions with at least one gold id; the ledger's ranking is `evidence` when it answers
+ *   `supported`, else `partial` (abstention is scored separately, from its own `status`);
+ * - latency = wall time of one query call (for the ledger `retrieve`, for hybrid Orama including
+ *   the query's embedding), after a warm-up query per index that builds the ledger's lazy search
+ *   tables; nearest-rank p50/p95;
+ * - same documents: Orama indexes exactly the turn/passage bodies the ledger stores (LoCoMo's
+ *   per-session date records are ledger structure, not answers, so Orama does not get them).
+ */
+import type { Embedder } from '../retrieval/hashed-embedder.js';
+import { hashedTrigramEmbedder } from '../retrieval/hashed-embedder.js';
+import type { RetrievalQuery } from '../retrieval/query.js';
+import type { Ledger } from '../ledger/ledger.js';
+import {
+  CATEGORY_NAMES,
+  type DateMode,
+  type LocomoCategory,
+  type LocomoData,
+  locomoDocuments,
+  locomoTransactions,
+} from './locomo.js';
+import { type MusiqueData, musiqueTransactions, passageBody, passageLinks } from './musique.js';
+import { createOramaBaseline, type OramaBaseline } from './orama-baseline.js';
+
+export type OpenLedger = (embedder: Embedder) => Promise<Ledger>;
+
+export interface Progress {
+  corpus: 'locomo' | 'musique';
+  done: number;
+  total: number;
+  /** What is being done: a conversation id, `index`, `queries`. */
+  step: string;
+}
+
+export interface LocomoOptions {
+  dates?: DateMode;
+  /** Results per query (the ledger's record budget, Orama's limit). Default 10. */
+  k?: number;
+  /** Graph hops for the ledger (default: the ledger's default, 2). */
+  hops?: number;
+  /** Support thresholds for the abstention curve (default 0.3 … 0.7). */
+  thresholds?: readonly number[];
+  /** Restrict to some conversations (tests, quick runs). */
+  conversations?: readonly string[];
+  onProgress?: (p: Progress) => void;
+}
+
+export interface MusiqueOptions {
+  k?: number;
+  /** Graph hops of the "with expansion" run (default 2). */
+  hops?: number;
+  /** Document-frequency cap of a shared named entity that links passages (default 8). */
+  maxEntityDf?: number;
+  onProgress?: (p: Progress) => void;
+}
+
+export const SYSTEMS = ['ledger', 'oramaBm25', 'oramaHybrid'] as const;
+export type SystemName = (typeof SYSTEMS)[number];
+export const DEFAULT_THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7] as const;
+/** The ledger's default support threshold (query.ts): the status it reports. */
+export const LEDGER_THRESHOLD = 0.5;
+
+export interface Latency {
+  p50: number;
+  p95: number;
+  /** Milliseconds to build the index (ledger: commits + the first, index-building query). */
+  buildMs: number;
+}
+
+export interface RecallRow {
+  questions: number;
+  at: Record<string, number>;
+}
+
+export interface LocomoReport {
+  config: { dates: DateMode; k: number; hops: number | null; embedder: string; supportThreshold: number };
+  data: {
+    conversations: number;
+    turns: number;
+    questions: number;
+    byCategory: Record<string, number>;
+    /** Evidence-id repairs (see locomo.ts) and questions left without a gold turn. */
+    repairs: { repaired: number; dropped: number; dangling: number; withoutGold: number };
+  };
+  /** Recall per system: `overall` = categories 1–4 (answerable), then each category. */
+  recall: Record<SystemName, Record<string, RecallRow>>;
+  latency: Record<SystemName, Latency>;
+  abstention: {
+    /** At the ledger's default threshold: its own `status`. */
+    category5: number;
+    falseAbstention: number;
+    /** Abstention as a function of the threshold, from the raw support (see `abstainAt`). */
+    curve: Array<{ threshold: number; category5: number; falseAbstention: number }>;
+  };
+  questions: Array<{
+    id: string;
+    category: LocomoCategory;
+    gold: string[];
+    status: 'supported' | 'abstain';
+    support: number;
+    /** 1-based rank of each gold id in each system's list, null when absent. */
+    ranks: Record<SystemName, Array<number | null>>;
+  }>;
+}
+
+export interface MusiqueReport {
+  config: { k: number; hops: number; maxEntityDf: number; embedder: string };
+  data: { passages: number; questions: number; unmatched: number; links: Record<string, number> };
+  /** `ledger` = without graph expansion (hops 0), `ledgerGraph` = with it. */
+  recall: Record<string, RecallRow>;
+  byHops: Record<string, Record<string, RecallRow>>;
+  latency: Record<string, Latency>;
+}
+
+export interface RetrievalReport {
+  locomo?: LocomoReport;
+  musique?: MusiqueReport;
+  /** Wall time of the whole evaluation, seconds. */
+  seconds: number;
+}
+
+// ----- metrics -------------------------------------------------------------------------------
+
+export function recallAt(ranked: readonly string[], gold: readonly string[], k: number): number {
+  if (gold.length === 0) return 0;
+  const top = new Set(ranked.slice(0, k));
+  return gold.filter((g) => top.has(g)).length / gold.length;
+}
+
+/** Nearest-rank percentile (p in (0, 100]); 0 for no values. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+const round = (x: number, digits = 4): number => Number(x.toFixed(digits));
+
+function recallRow(items: ReadonlyArray<{ ranked: readonly string[]; gold: readonly string[] }>, ks: readonly number[]): RecallRow {
+  const scored = items.filter((i) => i.gold.length > 0);
+  const at: Record<string, number> = {};
+  for (const k of ks) at[String(k)] = round(mean(scored.map((i) => recallAt(i.ranked, i.gold, k))));
+  return { questions: scored.length, at };
+}
+
+/**
+ * Abstention at threshold t from a query's raw support (its support at threshold 0): for a text
+ * query without artifact or claim constraints, `retrieve` abstains exactly when support < t
+ * (retrieve.ts adds a `missing` entry only then), so one raw support value gives the whole curve.
+ */
+export const abstainAt = (rawSupport: number, threshold: number): boolean => rawSupport < threshold;
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - start };
+}
+
+const latencyOf = (ms: readonly number[], buildMs: number): Latency => ({
+  p50: round(percentile(ms, 50), 2),
+  p95: round(percentile(ms, 95), 2),
+  buildMs: round(buildMs, 0),
+});
+
+async function retrieveRanked(ledger: Ledger, query: RetrievalQuery): Promise<{ ids: string[]; status: 'supported' | 'abstain'; support: number }> {
+  const r = await ledger.retrieve(query);
+  return { ids: (r.status === 'supported' ? r.evidence : r.partial).map((e) => e.id), status: r.status, support: r.support };
+}
+
+// ----- LoCoMo --------------------------------------------------------------------------------
+
+export async function evaluateLocomo(data: LocomoData, openLedger: OpenLedger, options: LocomoOptions = {}): Promise<LocomoReport> {
+  const dates = options.dates ?? 'node';
+  const k = options.k ?? 10;
+  const ks = [5, 10].filter((x) => x <= k);
+  const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+  const embedder = hashedTrigramEmbedder();
+  const conversations = data.conversations.filter((c) => !options.conversations || options.conversations.includes(c.id));
+  const total = conversations.reduce((a, c) => a + c.questions.length, 0);
+  const latencies: Record<SystemName, number[]> = { ledger: [], oramaBm25: [], oramaHybrid: [] };
+  const build: Record<SystemName, number> = { ledger: 0, oramaBm25: 0, oramaHybrid: 0 };
+  const questions: LocomoReport['questions'] = [];
+  const ranked: Array<{ category: LocomoCategory; gold: string[]; lists: Record<SystemName, string[]> }> = [];
+  let done = 0;
+  for (const conv of conversations) {
+    options.onProgress?.({ corpus: 'locomo', done, total, step: conv.id });
+    const ledgerBuild = await timed(async () => {
+      const ledger = await openLedger(embedder);
+      for (const tx of locomoTransactions(conv, dates)) await ledger.commit(tx);
+      // The first retrieve builds the search tables: part of the build, not of a query's latency.
+      await ledger.retrieve({ text: 'warm up the index' });
+      return ledger;
+    });
+    const ledger = ledgerBuild.value;
+    build.ledger += ledgerBuild.ms;
+    const oramaBuild = await timed(() => createOramaBaseline(locomoDocuments(conv, dates), embedder));
+    build.oramaBm25 += oramaBuild.ms;
+    build.oramaHybrid += oramaBuild.ms;
+    const orama: OramaBaseline = oramaBuild.value;
+    const epoch = conv.sessions.length;
+    try {
+      for (const q of conv.questions) {
+        const query: RetrievalQuery = { epoch, text: q.question, budget: { records: k }, ...(options.hops === undefined ? {} : { hops: options.hops }) };
+        const main = await timed(() => retrieveRanked(ledger, query));
+        // Raw support for the threshold curve (untimed; see abstainAt).
+        const raw = await retrieveRanked(ledger, { ...query, supportThreshold: 0 });
+        const bm25 = await timed(() => orama.bm25(q.question, k));
+        const hybrid = await timed(() => orama.hybrid(q.question, k));
+        latencies.ledger.push(main.ms);
+        latencies.oramaBm25.push(bm25.ms);
+        latencies.oramaHybrid.push(hybrid.ms);
+        const lists: Record<SystemName, string[]> = { ledger: main.value.ids, oramaBm25: bm25.value, oramaHybrid: hybrid.value };
+        ranked.push({ category: q.category, gold: q.evidence, lists });
+        questions.push({
+          id: q.id,
+          category: q.category,
+          gold: q.evidence,
+          status: main.value.status,
+          support: round(raw.support),
+          ranks: Object.fromEntries(SYSTEMS.map((s) => [s, q.evidence.map((g) => (lists[s].indexOf(g) + 1 || null))])) as Record<
+            SystemName,
+            Array<number | null>
+          >,
+        });
+        done++;
+        if (done % 50 === 0) options.onProgress?.({ corpus: 'locomo', done, total, step: conv.id });
+      }
+    } finally {
+      await ledger.close();
+    }
+  }
+  options.onProgress?.({ corpus: 'locomo', done, total, step: 'done' });
+
+  const recall = Object.fromEntries(
+    SYSTEMS.map((s) => {
+      const rows: Record<string, RecallRow> = {
+        overall: recallRow(
+          ranked.filter((r) => r.category !== 5).map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+          ks,
+        ),
+      };
+      for (const c of [1, 2, 3, 4, 5] as const) {
+        rows[`${c}-${CATEGORY_NAMES[c]}`] = recallRow(
+          ranked.filter((r) => r.category === c).map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+          ks,
+        );
+      }
+      return [s, rows];
+    }),
+  ) as Record<SystemName, Record<string, RecallRow>>;
+  const adversarial = questions.filter((q) => q.category === 5);
+  const answerable = questions.filter((q) => q.category !== 5);
+  const share = (qs: typeof questions, pred: (q: (typeof questions)[number]) => boolean) => round(qs.length === 0 ? 0 : qs.filter(pred).length / qs.length);
+  const byCategory: Record<string, number> = {};
+  for (const q of questions) byCategory[`${q.category}-${CATEGORY_NAMES[q.category]}`] = (byCategory[`${q.category}-${CATEGORY_NAMES[q.category]}`] ?? 0) + 1;
+  return {
+    config: { dates, k, hops: options.hops ?? null, embedder: embedder.name, supportThreshold: LEDGER_THRESHOLD },
+    data: {
+      conversations: conversations.length,
+      turns: conversations.reduce((a, c) => a + c.sessions.reduce((b, s) => b + s.turns.length, 0), 0),
+      questions: questions.length,
+      byCategory,
+      repairs: {
+        repaired: data.repairs.repaired.length,
+        dropped: data.repairs.dropped.length,
+        dangling: data.repairs.dangling.length,
+        withoutGold: questions.filter((q) => q.gold.length === 0).length,
+      },
+    },
+    recall,
+    latency: Object.fromEntries(SYSTEMS.map((s) => [s, latencyOf(latencies[s], build[s])])) as Record<SystemName, Latency>,
+    abstention: {
+      category5: share(adversarial, (q) => q.status === 'abstain'),
+      falseAbstention: share(answerable, (q) => q.status === 'abstain'),
+      curve: thresholds.map((t) => ({
+        threshold: t,
+        category5: share(adversarial, (q) => abstainAt(q.support, t)),
+        falseAbstention: share(answerable, (q) => abstainAt(q.support, t)),
+      })),
+    },
+    questions,
+  };
+}
+
+// ----- MuSiQue -------------------------------------------------------------------------------
+
+export async function evaluateMusique(data: MusiqueData, openLedger: OpenLedger, options: MusiqueOptions = {}): Promise<MusiqueReport> {
+  const k = options.k ?? 5;
+  const ks = [2, 5].filter((x) => x <= k);
+  const hops = options.hops ?? 2;
+  const maxEntityDf = options.maxEntityDf ?? 8;
+  const embedder = hashedTrigramEmbedder();
+  const total = data.questions.length;
+  options.onProgress?.({ corpus: 'musique', done: 0, total, step: 'index' });
+  const links = passageLinks(data.passages, maxEntityDf);
+  const linkCounts: Record<string, number> = {};
+  for (const l of links) {
+    const why = l.why.split(':')[0]!;
+    linkCounts[why] = (linkCounts[why] ?? 0) + 1;
+  }
+  const ledgerBuild = await timed(async () => {
+    const ledger = await openLedger(embedder);
+    for (const tx of musiqueTransactions(data.passages, links)) await ledger.commit(tx);
+    await ledger.retrieve({ text: 'warm up the index' });
+    return ledger;
+  });
+  const ledger = ledgerBuild.value;
+  const oramaBuild = await timed(() => createOramaBaseline(data.passages.map((p) => ({ id: p.id, body: passageBody(p) })), embedder));
+  const orama = oramaBuild.value;
+  const names = ['ledger', 'ledgerGraph', 'oramaBm25', 'oramaHybrid'] as const;
+  const latencies: Record<(typeof names)[number], number[]> = { ledger: [], ledgerGraph: [], oramaBm25: [], oramaHybrid: [] };
+  const rows: Array<{ hops: number; gold: string[]; lists: Record<(typeof names)[number], string[]> }> = [];
+  try {
+    for (const [i, q] of data.questions.entries()) {
+      const base = { text: q.question, budget: { records: k } };
+      const flat = await timed(() => retrieveRanked(ledger, { ...base, hops: 0 }));
+      const graph = await timed(() => retrieveRanked(ledger, { ...base, hops }));
+      const bm25 = await timed(() => orama.bm25(q.question, k));
+      const hybrid = await timed(() => orama.hybrid(q.question, k));
+      latencies.ledger.push(flat.ms);
+      latencies.ledgerGraph.push(graph.ms);
+      latencies.oramaBm25.push(bm25.ms);
+      latencies.oramaHybrid.push(hybrid.ms);
+      rows.push({ hops: q.hops, gold: q.supporting, lists: { ledger: flat.value.ids, ledgerGraph: graph.value.ids, oramaBm25: bm25.value, oramaHybrid: hybrid.value } });
+      if ((i + 1) % 10 === 0) options.onProgress?.({ corpus: 'musique', done: i + 1, total, step: 'queries' });
+    }
+  } finally {
+    await ledger.close();
+  }
+  const recall: Record<string, RecallRow> = {};
+  const byHops: Record<string, Record<string, RecallRow>> = {};
+  const hopCounts = [...new Set(rows.map((r) => r.hops))].sort((a, b) => a - b);
+  for (const s of names) {
+    recall[s] = recallRow(rows.map((r) => ({ ranked: r.lists[s], gold: r.gold })), ks);
+    byHops[s] = Object.fromEntries(hopCounts.map((h) => [`${h}-hop`, recallRow(rows.filter((r) => r.hops === h).map((r) => ({ ranked: r.lists[s], gold: r.gold })), ks)]));
+  }
+  const buildMs = { ledger: ledgerBuild.ms, ledgerGraph: ledgerBuild.ms, oramaBm25: oramaBuild.ms, oramaHybrid: oramaBuild.ms };
+  return {
+    config: { k, hops, maxEntityDf, embedder: embedder.name },
+    data: { passages: data.passages.length, questions: total, unmatched: data.unmatched, links: linkCounts },
+    recall,
+    byHops,
+    latency: Object.fromEntries(names.map((s) => [s, latencyOf(latencies[s], buildMs[s])])),
+  };
+}

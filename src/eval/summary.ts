@@ -1,0 +1,93 @@
+/**
+ * Per-event measurements → the report's figures: means over events (each event weighs the same),
+ * bootstrap intervals resampling trajectories, and the ledger's per-tier diagnosis.
+ */
+import { TIERS, type TierName } from '../working-set/types.js';
+import { type BootstrapOptions, bootstrapMeanCI, mean } from './metrics.js';
+import {
+  type BudgetSummary,
+  type EventRecord,
+  METHODS,
+  type MethodName,
+  type MethodSummary,
+  type ReplayReport,
+} from './types.js';
+
+export interface SummaryInput {
+  budgets: readonly number[];
+  trajectories: number;
+  skipped: Array<{ name: string; reason: string }>;
+  usableGold: number;
+  droppedShort: number;
+  maxNodes: number;
+  hops: number;
+  bootstrap: BootstrapOptions;
+}
+
+export function summarise(records: readonly EventRecord[], input: SummaryInput): ReplayReport {
+  const all = byTrajectory(records);
+  const firsts = byTrajectory(records.filter((r) => r.firstEdit));
+  const ci = (groups: EventRecord[][], value: (r: EventRecord) => number) =>
+    bootstrapMeanCI(
+      groups.map((g) => g.map(value)),
+      input.bootstrap,
+    );
+  const budgets = input.budgets.map((budget): BudgetSummary => {
+    const perTier = (value: (r: EventRecord, tier: TierName) => number) =>
+      Object.fromEntries(TIERS.map((t) => [t, mean(records.map((r) => value(r, t)))])) as Record<TierName, number>;
+    return {
+      budget,
+      methods: methodSummaries(all, budget, input.bootstrap),
+      ledger: {
+        tokensByTier: perTier((r, t) => at(r, budget).tiers[t] ?? 0),
+        missedByTier: perTier((r, t) => (at(r, budget).missed[t] ?? 0) / r.goldLines),
+      },
+      firstEdits: methodSummaries(firsts, budget, input.bootstrap),
+    };
+  });
+
+  return {
+    ceiling: mean(records.map((r) => r.ceiling)),
+    ceilingCI: ci(all, (r) => r.ceiling),
+    reach: mean(records.map((r) => r.reach)),
+    events: records.length,
+    firstEdits: { events: firsts.flat().length, ceiling: mean(firsts.flat().map((r) => r.ceiling)) },
+    trajectories: { total: input.trajectories, withEvents: all.length, skipped: input.skipped },
+    goldLines: { usable: input.usableGold, ignoredShort: input.droppedShort },
+    settings: { maxNodes: input.maxNodes, hops: input.hops, encoding: 'o200k_base', bootstrap: input.bootstrap },
+    budgets,
+    perEvent: [...records],
+  };
+}
+
+/** Events grouped by trajectory, the unit the bootstrap resamples. */
+function byTrajectory(records: readonly EventRecord[]): EventRecord[][] {
+  const groups = new Map<string, EventRecord[]>();
+  for (const r of records) groups.set(r.trajectory, [...(groups.get(r.trajectory) ?? []), r]);
+  return [...groups.values()];
+}
+
+const at = (r: EventRecord, budget: number) => r.budgets.find((b) => b.budget === budget)!;
+
+function methodSummaries(
+  groups: EventRecord[][],
+  budget: number,
+  bootstrap: BootstrapOptions,
+): Record<MethodName, MethodSummary> {
+  const records = groups.flat();
+  const out = {} as Record<MethodName, MethodSummary>;
+  for (const method of METHODS) {
+    const s = (r: EventRecord) => at(r, budget).methods[method];
+    out[method] = {
+      recall: mean(records.map((r) => s(r).recall)),
+      recallCI: bootstrapMeanCI(
+        groups.map((g) => g.map((r) => s(r).recall)),
+        bootstrap,
+      ),
+      precision: mean(records.map((r) => s(r).precision)),
+      tokens: mean(records.map((r) => s(r).tokens)),
+      pairsKept: mean(records.map((r) => (s(r).pairsKept ? 1 : 0))),
+    };
+  }
+  return out;
+}

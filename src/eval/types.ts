@@ -1,0 +1,79 @@
+/** The evaluation's records and report shape (JSON-serialisable). */
+import type { TierName } from '../working-set/types.js';
+import type { BootstrapOptions } from './metrics.js';
+
+export const METHODS = ['ledger', 'recency', 'recencyPaired', 'bm25'] as const;
+export type MethodName = (typeof METHODS)[number];
+
+export interface MethodScore {
+  recall: number;
+  precision: number;
+  tokens: number;
+  /** Every tool call shown with all its results, and every result with its call. */
+  pairsKept: boolean;
+}
+
+/** One event's measurements; `tiers` and `missed` feed the ledger diagnosis. */
+export interface EventRecord {
+  trajectory: string;
+  epoch: number;
+  paths: string[];
+  /** No earlier step edited any of these paths: the gold lines are still in the file. (At a
+   * later edit some were already replaced, and only stale earlier output still shows them.) */
+  firstEdit: boolean;
+  goldLines: number;
+  ceiling: number;
+  /** Ledger recall with an unlimited budget: what its closure can reach at all. */
+  reach: number;
+  budgets: Array<{
+    budget: number;
+    methods: Record<MethodName, MethodScore>;
+    /** Ledger working-set tokens per tier name. */
+    tiers: Record<string, number>;
+    /** Gold lines the unlimited working set shows but this one lacks, by the tier that carried them there. */
+    missed: Record<string, number>;
+  }>;
+}
+
+export interface MethodSummary {
+  /** Mean over events of the share of gold lines in context. */
+  recall: number;
+  recallCI: [number, number];
+  /** Mean over events of the share of context tokens that are gold lines. */
+  precision: number;
+  /** Mean context tokens. */
+  tokens: number;
+  /** Share of events whose context kept every tool call with its results. */
+  pairsKept: number;
+}
+
+export interface BudgetSummary {
+  budget: number;
+  methods: Record<MethodName, MethodSummary>;
+  /** Where the ledger's budget goes and which tiers hold the gold lines it reaches but drops. */
+  ledger: {
+    /** Mean working-set tokens per tier. */
+    tokensByTier: Record<TierName, number>;
+    /** Mean share of an event's gold lines that the unlimited working set shows (in an item of
+     * this tier) and this budget's lacks; summed over tiers it is `reach - recall`. */
+    missedByTier: Record<TierName, number>;
+  };
+  /** The same measures over first edits of a file only (see EventRecord.firstEdit). */
+  firstEdits: Record<MethodName, MethodSummary>;
+}
+
+export interface ReplayReport {
+  /** Mean over events of the share of gold lines that some earlier message displayed. */
+  ceiling: number;
+  ceilingCI: [number, number];
+  /** Mean over events of the ledger's recall with an unlimited budget. */
+  reach: number;
+  events: number;
+  firstEdits: { events: number; ceiling: number };
+  trajectories: { total: number; withEvents: number; skipped: Array<{ name: string; reason: string }> };
+  /** Gold lines of the final patches: those measured, and those ignored as blank or shorter than MIN_GOLD_CHARS. */
+  goldLines: { usable: number; ignoredShort: number };
+  settings: { maxNodes: number; hops: number; encoding: 'o200k_base'; bootstrap: BootstrapOptions };
+  budgets: BudgetSummary[];
+  perEvent: EventRecord[];
+}

@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/cli.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/transcripts/mini-swe-agent.traj.json', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'replay-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function run(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (s) => {
+      stdout += s;
+    },
+    stderr: { write: (s) => (stderr += s), isTTY: false },
+    cwd: root,
+  });
+  return { code, stdout, stderr };
+}
+
+describe('context-ledger replay', () => {
+  it('replays the fixture and writes replay.json, replay.md and recall.svg', async () => {
+    const out = join(tmp, 'out');
+    const r = await run(['replay', fixture, '--budget', '150,4000', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('replay: 1/1 trajectories, 1 events');
+
+    const json = JSON.parse(readFileSync(join(out, 'replay.json'), 'utf8'));
+    expect(json).toMatchObject({ ceiling: 1, events: 1 });
+    expect(json.budgets.map((b: { budget: number }) => b.budget)).toEqual([150, 4000]);
+    for (const b of json.budgets) {
+      expect(Object.keys(b.methods)).toEqual(['ledger', 'recency', 'recencyPaired', 'bm25']);
+      for (const m of Object.values(b.methods) as Array<Record<string, unknown>>) {
+        expect(m).toMatchObject({
+          recall: expect.any(Number),
+          precision: expect.any(Number),
+          tokens: expect.any(Number),
+        });
+        expect(m.recallCI).toEqual([expect.any(Number), expect.any(Number)]);
+      }
+    }
+
+    const md = readFileSync(join(out, 'replay.md'), 'utf8');
+    expect(md).toBe(r.stdout);
+    expect(md).toContain('## 150 tokens');
+    expect(md).toContain('## 4,000 tokens');
+    expect(md.match(/^\| recency, pairs kept \|/gm)).toHaveLength(2);
+    expect(md).toContain('shorter than 4 non-space characters ignored');
+
+    const svg = readFileSync(join(out, 'recall.svg'), 'utf8');
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    expect(svg.match(/<polyline /g)).toHaveLength(4);
+  });
+
+  it.each([
+    [[], 'a command is required'],
+    [['report'], 'unknown command "report"'],
+    [['replay', fixture, '--budget', '1000,abc'], '--budget: "abc" is not a positive integer'],
+    [['replay', fixture, '--budget', '0'], '--budget: "0" is not a positive integer'],
+    [['replay', fixture, '--nope'], "Unknown option '--nope'"],
+    [['replay', fixture, '--out'], "Option '--out <value>' argument missing"],
+    [['replay', join(tmp, 'missing.traj.json')], 'no such file or directory'],
+    [['replay', tmp], 'no *.traj.json files in'],
+  ])('argument error %j: usage on stderr, exit 2', async (argv, message) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain('Usage: context-ledger replay');
+    expect(r.stdout).toBe('');
+  });
+
+  it('--help prints usage and exits 0', async () => {
+    const r = await run(['replay', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--budget LIST');
+  });
+
+  it('the executable entry sets the exit code', async () => {
+    const tsx = join(root, 'node_modules/.bin/tsx');
+    const err = await promisify(execFile)(tsx, ['src/cli/main.ts', 'replay', '--budget', 'x'], { cwd: root }).catch(
+      (e) => e,
+    );
+    expect(err.code).toBe(2);
+    expect(err.stderr).toContain('Usage: context-ledger replay');
+  });
+});
