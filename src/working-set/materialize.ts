@@ -38,7 +38,13 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
   const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
-  const { included, excluded } = packUnits(units, req.budget, refCost);
+  const coveredBy = new Map<number, number[]>();
+  for (const e of graph.edges) {
+    if (e.kind !== 'cites' || graph.candidates.get(e.src)?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence') continue;
+    coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
+  }
+  const { included, excluded } = packUnits(units, req.budget, refCost, coveredBy);
+  const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)));
 
   // Each body once: the first item in reading order carries it, later ones refer to it.
   const items: WorkingSetItem[] = [];
@@ -53,7 +59,12 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       authority: m.authority,
       unit: unit.key,
     };
-    if (m.bodyHash !== null) {
+    const evidence = coveredBy.get(m.nid);
+    if (m.bodyHash !== null && evidence?.every((e) => includedNids.has(e)) && m.tokens > refCost) {
+      // A file view whose lines the working set already shows as exact evidence.
+      item.ref = ctx.idOf(Math.min(...evidence))!;
+      item.tokens = refCost;
+    } else if (m.bodyHash !== null) {
       const first = carrier.get(m.bodyHash);
       if (first !== undefined && m.tokens > refCost) {
         item.ref = first;

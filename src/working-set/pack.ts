@@ -14,9 +14,22 @@ export interface PackResult {
 /**
  * Packs whole units into the budget, tier by tier (within a tier the most recent first, then by
  * key), skipping a unit that does not fit and trying the next. A body already packed costs only
- * its reference (`refTokens`), so each body is paid for once. Pure and deterministic.
+ * its reference (`refTokens`), so each body is paid for once; so does a tool result whose lines
+ * are all carried by evidence already packed (a file view and the exact range cut from it).
+ * Pure and deterministic.
  */
-export function packUnits(units: readonly Unit[], budget: Budget, refTokens: number): PackResult {
+export function packUnits(
+  units: readonly Unit[],
+  budget: Budget,
+  refTokens: number,
+  /** Tool results whose lines are all carried by evidence (result nid → evidence nids). */
+  coveredBy: ReadonlyMap<number, readonly number[]> = new Map(),
+): PackResult {
+  const packed = new Set<number>();
+  const covered = (nid: number) => {
+    const ev = coveredBy.get(nid);
+    return ev !== undefined && ev.length > 0 && ev.every((e) => packed.has(e));
+  };
   const ordered = [...units].sort((a, b) => a.tier - b.tier || b.tx - a.tx || compare(a.key, b.key));
   const paid = new Set<string>();
   let tokens = 0;
@@ -30,7 +43,7 @@ export function packUnits(units: readonly Unit[], budget: Budget, refTokens: num
     const fresh: string[] = [];
     for (const m of unit.members) {
       if (m.bodyHash === null) continue;
-      if (paid.has(m.bodyHash) || fresh.includes(m.bodyHash)) {
+      if (paid.has(m.bodyHash) || fresh.includes(m.bodyHash) || covered(m.nid)) {
         t += Math.min(m.tokens, refTokens);
         continue;
       }
@@ -43,6 +56,7 @@ export function packUnits(units: readonly Unit[], budget: Budget, refTokens: num
       records += unit.members.length;
       chars += c;
       for (const h of fresh) paid.add(h);
+      for (const m of unit.members) packed.add(m.nid);
       included.push(unit);
     } else {
       excluded.push(unit);

@@ -22,6 +22,7 @@ export const TIERS = [
   'requirements-and-claims',
   'current-action',
   'cited-by-open-work',
+  'current-evidence',
   'verifier-dependencies',
   'recent-history',
 ] as const;
