@@ -4,6 +4,7 @@
  */
 
 import { type BenchRow, printTable, writeJson } from './bench-util.js';
+import { bundleBench } from './bundle-bench.js';
 import { ledgerBench } from './ledger-bench.js';
 import { materializeBench } from './materialize-bench.js';
 import { retrievalBench } from './retrieval-bench.js';
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   ledger: ledgerBench,
   materialize: () => materializeBench(),
   retrieval: () => retrievalBench(),
+  bundle: bundleBench,
 };
 
 const results: Record<string, BenchRow[]> = {};

@@ -1,0 +1,219 @@
+/**
+ * Durable storage in a Cloudflare Durable Object's transactional key-value storage
+ * (`ctx.storage`). Keys:
+ *
+ *   `snapshot`                → `{chunks, bytes}` of the latest snapshot (absent until the first compaction)
+ *   `snapshot:000000` …       → the snapshot's bytes, in chunks
+ *   `log:000000000001:0000` … → log record 1 (parts 0, 1, …), and so on in commit order
+ *
+ * Zero-padded numbers make the storage's key order the numeric order. Values are capped at
+ * 128 KiB (the key-value backend's limit), so every value is a chunk of at most CHUNK_BYTES.
+ */
+import { LedgerError } from '../errors.js';
+import type { StorageAdapter } from '../ledger/storage.js';
+
+/** The part of `DurableObjectTransaction` the adapter uses (the Workers types' names and shapes). */
+export interface DurableObjectKvTransaction {
+  get(key: string): Promise<unknown>;
+  list(options: { prefix: string }): Promise<Map<string, unknown>>;
+  put(entries: Record<string, unknown>): Promise<void>;
+  delete(keys: string[]): Promise<number>;
+}
+
+/** The part of `DurableObjectStorage` (a Durable Object's `ctx.storage`) the adapter uses. */
+export interface DurableObjectKvStorage extends DurableObjectKvTransaction {
+  transaction<T>(closure: (txn: DurableObjectKvTransaction) => Promise<T>): Promise<T>;
+}
+
+export interface DurableObjectStorageOptions {
+  /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
+  compactEvery?: number;
+}
+
+export interface DurableObjectLedgerStorage extends StorageAdapter {
+  /** Records in the log, i.e. appended since the snapshot. */
+  readonly logRecords: number;
+  /** Whether `compactLedger` would compact now. */
+  readonly compactionDue: boolean;
+}
+
+/** 1 KiB under the 128 KiB value cap: room for the structured-clone header of a Uint8Array. */
+export const CHUNK_BYTES = 127 * 1024;
+/** Keys per `put`/`delete` call allowed by Durable Object storage. */
+const KEYS_PER_CALL = 128;
+
+const SNAPSHOT_META = 'snapshot';
+const SNAPSHOT_CHUNK = 'snapshot:';
+const LOG = 'log:';
+
+interface SnapshotMeta {
+  chunks: number;
+  bytes: number;
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+const chunkKey = (i: number): string => `${SNAPSHOT_CHUNK}${pad(i, 6)}`;
+const logKey = (seq: number, part: number): string => `${LOG}${pad(seq, 12)}:${pad(part, 4)}`;
+
+/**
+ * A StorageAdapter over a Durable Object's storage. Storage errors propagate, so a failed append
+ * fails its commit with STORAGE_FAILED and leaves the ledger unchanged. One ledger per Durable
+ * Object: the adapter assumes it is the only writer of these keys.
+ */
+export function durableObjectStorage(
+  storage: DurableObjectKvStorage,
+  options: DurableObjectStorageOptions = {},
+): DurableObjectLedgerStorage {
+  const { compactEvery } = options;
+  if (compactEvery !== undefined && !(Number.isSafeInteger(compactEvery) && compactEvery > 0)) {
+    throw new LedgerError('INVALID_OPTION', { field: 'compactEvery', value: compactEvery });
+  }
+  return new DurableObjectAdapter(storage, compactEvery ?? 0);
+}
+
+/** What the adapter knows of the stored keys after `load`, so compaction never reads values back. */
+interface StoredKeys {
+  /** Sequence number of the next log record. */
+  nextSeq: number;
+  /** Keys of every part of every record in the log. */
+  logKeys: string[];
+  records: number;
+  snapshotChunks: number;
+}
+
+class DurableObjectAdapter implements DurableObjectLedgerStorage {
+  private stored: StoredKeys | null = null;
+
+  constructor(
+    private readonly storage: DurableObjectKvStorage,
+    private readonly compactEvery: number,
+  ) {}
+
+  get logRecords(): number {
+    return this.stored?.records ?? 0;
+  }
+
+  get compactionDue(): boolean {
+    return this.logRecords >= this.compactEvery;
+  }
+
+  async load(): Promise<{ snapshot: Uint8Array | null; log: Uint8Array[] }> {
+    const meta = await this.storage.get(SNAPSHOT_META);
+    const snapshotChunks =
+      meta === undefined ? new Map<string, unknown>() : await this.storage.list({ prefix: SNAPSHOT_CHUNK });
+    const snapshot = meta === undefined ? null : joinSnapshot(meta, snapshotChunks);
+    const log = await this.storage.list({ prefix: LOG });
+    const { records, lastSeq } = groupLog(log);
+    this.stored = {
+      nextSeq: lastSeq + 1,
+      logKeys: [...log.keys()],
+      records: records.length,
+      snapshotChunks: snapshotChunks.size,
+    };
+    return { snapshot, log: records };
+  }
+
+  async append(record: Uint8Array): Promise<void> {
+    const stored = this.loaded();
+    const entries = chunks(record).map((part, i): [string, Uint8Array] => [logKey(stored.nextSeq, i), part]);
+    if (entries.length <= KEYS_PER_CALL) {
+      // One put is atomic: the record is stored whole or not at all.
+      await this.storage.put(Object.fromEntries(entries));
+    } else {
+      await this.storage.transaction(async (txn) => {
+        for (const group of groupsOf(entries)) await txn.put(Object.fromEntries(group));
+      });
+    }
+    stored.nextSeq++;
+    stored.records++;
+    for (const [key] of entries) stored.logKeys.push(key);
+  }
+
+  async compact(snapshot: Uint8Array): Promise<void> {
+    const stored = this.loaded();
+    const parts = chunks(snapshot);
+    const stale = [...stored.logKeys];
+    for (let i = parts.length; i < stored.snapshotChunks; i++) stale.push(chunkKey(i));
+    const written: Array<[string, unknown]> = parts.map((part, i) => [chunkKey(i), part]);
+    written.push([SNAPSHOT_META, { chunks: parts.length, bytes: snapshot.length } satisfies SnapshotMeta]);
+    await this.storage.transaction(async (txn) => {
+      for (const group of groupsOf(stale)) await txn.delete(group);
+      for (const group of groupsOf(written)) await txn.put(Object.fromEntries(group));
+    });
+    this.stored = { nextSeq: stored.nextSeq, logKeys: [], records: 0, snapshotChunks: parts.length };
+  }
+
+  private loaded(): StoredKeys {
+    if (this.stored === null) throw new Error('durable object storage: load() must run before append() or compact()');
+    return this.stored;
+  }
+}
+
+/** `bytes` cut into CHUNK_BYTES pieces (one empty piece for empty bytes, so a record always has a key). */
+function chunks(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length || out.length === 0; at += CHUNK_BYTES) {
+    // A copy, not a view: structured clone would store the whole underlying buffer.
+    out.push(bytes.slice(at, at + CHUNK_BYTES));
+  }
+  return out;
+}
+
+function* groupsOf<T>(items: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < items.length; i += KEYS_PER_CALL) yield items.slice(i, i + KEYS_PER_CALL);
+}
+
+const corrupt = (key: string, reason: string): LedgerError =>
+  new LedgerError('SNAPSHOT_CORRUPT', { field: 'storage', key, reason: `${key}: ${reason}` });
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+function joinSnapshot(meta: unknown, stored: Map<string, unknown>): Uint8Array {
+  const { chunks: count, bytes } = (meta ?? {}) as Partial<SnapshotMeta>;
+  if (!Number.isSafeInteger(count) || !Number.isSafeInteger(bytes)) throw corrupt(SNAPSHOT_META, 'not {chunks, bytes}');
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < count!; i++) {
+    const part = stored.get(chunkKey(i));
+    if (!(part instanceof Uint8Array)) throw corrupt(chunkKey(i), 'missing or not bytes');
+    parts.push(part);
+  }
+  const snapshot = concat(parts);
+  if (stored.size !== count || snapshot.length !== bytes)
+    throw corrupt(
+      SNAPSHOT_META,
+      `${stored.size} chunks of ${snapshot.length} bytes stored, expected ${count} of ${bytes}`,
+    );
+  return snapshot;
+}
+
+/** Log records in sequence order; a gap in sequences or parts means records were lost. */
+function groupLog(stored: Map<string, unknown>): { records: Uint8Array[]; lastSeq: number } {
+  const records: Uint8Array[][] = [];
+  let lastSeq = 0;
+  // Keys arrive in storage order, which the zero padding makes (sequence, part) order.
+  for (const [key, value] of stored) {
+    const match = /^log:(\d{12}):(\d{4})$/.exec(key);
+    if (!match || !(value instanceof Uint8Array)) throw corrupt(key, 'not a log record part');
+    const seq = Number(match[1]);
+    const part = Number(match[2]);
+    const current = records.at(-1);
+    if (part === 0) {
+      if (current !== undefined && seq !== lastSeq + 1) throw corrupt(key, `follows record ${lastSeq}`);
+      records.push([value]);
+      lastSeq = seq;
+    } else {
+      if (current === undefined || seq !== lastSeq || part !== current.length)
+        throw corrupt(key, 'a part out of order');
+      current.push(value);
+    }
+  }
+  return { records: records.map(concat), lastSeq };
+}
