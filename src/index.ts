@@ -6,7 +6,19 @@ export { ERROR_CATALOGUE, type ErrorCode, type ErrorDetails, isLedgerError, Ledg
 export { Ledger } from './ledger/ledger.js';
 export type { OpenLedgerOptions } from './ledger/open-ledger.js';
 export type { StorageAdapter } from './ledger/storage.js';
-export { EDGE_JOINS, EDGE_KINDS, type EdgeKind, NODE_KINDS, type NodeKind, STATUS_RULES, type Status } from './schema/kinds.js';
+export type { MissingEvidence } from './retrieval/exact-channel.js';
+export { type Embedder, hashedTrigramEmbedder } from './retrieval/hashed-embedder.js';
+export type { RetrievalQuery } from './retrieval/query.js';
+export type { RetrievalResult, RetrievedEvidence } from './retrieval/retrieve.js';
+export {
+  EDGE_JOINS,
+  EDGE_KINDS,
+  type EdgeKind,
+  NODE_KINDS,
+  type NodeKind,
+  STATUS_RULES,
+  type Status,
+} from './schema/kinds.js';
 export { LIMITS } from './schema/limits.js';
 export type {
   EdgeInput,
@@ -20,17 +32,13 @@ export type {
   TransitionInput,
 } from './schema/types.js';
 export { ENCODINGS, type Encoding } from './tokenizer/token-counter.js';
-export type { RerunCandidate } from './working-set/rerun.js';
 export type {
   AnthropicBlock,
   AnthropicMessage,
   MessageShape,
   OpenAIMessage,
 } from './working-set/render-messages.js';
+export type { RerunCandidate } from './working-set/rerun.js';
 export type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './working-set/types.js';
 export { validateAnthropicMessages, validateOpenAIMessages } from './working-set/validate-messages.js';
 export { WorkingSet } from './working-set/working-set.js';
-export { type Embedder, hashedTrigramEmbedder } from './retrieval/hashed-embedder.js';
-export type { MissingEvidence } from './retrieval/exact-channel.js';
-export type { RetrievalQuery } from './retrieval/query.js';
-export type { RetrievalResult, RetrievedEvidence } from './retrieval/retrieve.js';

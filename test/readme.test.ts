@@ -7,7 +7,10 @@ describe('README', () => {
   it('shows exactly two set-up commands on its first screen: the demo and the tests', () => {
     const firstScreen = readme.split('\n').slice(0, 40).join('\n');
     const block = /```(?:sh|bash)\n([\s\S]*?)```/.exec(firstScreen)?.[1] ?? '';
-    const commands = block.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+    const commands = block
+      .split('\n')
+      .map((l) => l.replace(/#.*/, '').trim())
+      .filter(Boolean);
     expect(commands).toEqual(['npm install && npm start', 'npm test']);
   });
 
@@ -23,7 +26,9 @@ describe('README', () => {
     } finally {
       spy.mockRestore();
     }
-    const stated = [...example.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]!.replaceAll("'", '"').replaceAll(' ', ''));
+    const stated = [...example.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) =>
+      m[1]!.replaceAll("'", '"').replaceAll(' ', ''),
+    );
     expect(logs.map((l) => l.replaceAll(' ', ''))).toEqual(stated);
   });
 });

@@ -157,7 +157,10 @@ const step = (
   command: string,
   output: string,
   reasoning: string,
-): Pick<Transaction, 'nodes' | 'edges'> & { nodes: NonNullable<Transaction['nodes']>; edges: NonNullable<Transaction['edges']> } => ({
+): Pick<Transaction, 'nodes' | 'edges'> & {
+  nodes: NonNullable<Transaction['nodes']>;
+  edges: NonNullable<Transaction['edges']>;
+} => ({
   nodes: [
     { id: `act:${n}`, kind: 'action', status: 'resolved', body: reasoning },
     { id: `call:${n}`, kind: 'tool_call', tool, body: command },
@@ -198,34 +201,78 @@ export const RMDX_SESSION: readonly Transaction[] = [
     ],
     edges: [],
   },
-  tx(1, step(1, 'bash', 'find . -name "*.py" -o -name "*.md" | sort', LS_OUTPUT, 'Look at the layout of the repository first.')),
+  tx(
+    1,
+    step(
+      1,
+      'bash',
+      'find . -name "*.py" -o -name "*.md" | sort',
+      LS_OUTPUT,
+      'Look at the layout of the repository first.',
+    ),
+  ),
   tx(
     2,
-    step(2, 'bash', "sed -n '1,40p' rmdx/driver.py", DRIVER_R0_1_40, 'Read the top of the driver: constants and the receive loop.'),
+    step(
+      2,
+      'bash',
+      "sed -n '1,40p' rmdx/driver.py",
+      DRIVER_R0_1_40,
+      'Read the top of the driver: constants and the receive loop.',
+    ),
     {
       nodes: [
-        { id: 'ev:driver:1-40', kind: 'evidence', authority: 'repo', path: 'rmdx/driver.py', revision: 'r0', range: [1, 40], body: DRIVER_R0_1_40 },
+        {
+          id: 'ev:driver:1-40',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'rmdx/driver.py',
+          revision: 'r0',
+          range: [1, 40],
+          body: DRIVER_R0_1_40,
+        },
       ],
       edges: [{ from: 'result:2', to: 'ev:driver:1-40', kind: 'cites' }],
     },
   ),
-  tx(
-    3,
-    step(3, 'bash', "sed -n '41,70p' rmdx/driver.py", DRIVER_R0_41_70, 'Read the status decoder.'),
-    {
-      nodes: [
-        { id: 'ev:driver:41-70', kind: 'evidence', authority: 'repo', path: 'rmdx/driver.py', revision: 'r0', range: [41, 70], body: DRIVER_R0_41_70 },
-      ],
-      edges: [{ from: 'result:3', to: 'ev:driver:41-70', kind: 'cites' }],
-    },
-  ),
+  tx(3, step(3, 'bash', "sed -n '41,70p' rmdx/driver.py", DRIVER_R0_41_70, 'Read the status decoder.'), {
+    nodes: [
+      {
+        id: 'ev:driver:41-70',
+        kind: 'evidence',
+        authority: 'repo',
+        path: 'rmdx/driver.py',
+        revision: 'r0',
+        range: [41, 70],
+        body: DRIVER_R0_41_70,
+      },
+    ],
+    edges: [{ from: 'result:3', to: 'ev:driver:41-70', kind: 'cites' }],
+  }),
   tx(
     4,
-    step(4, 'bash', 'python -m pytest tests/test_status.py -q', TEST_FAIL_1, 'Run the status tests to see the failure.'),
+    step(
+      4,
+      'bash',
+      'python -m pytest tests/test_status.py -q',
+      TEST_FAIL_1,
+      'Run the status tests to see the failure.',
+    ),
     {
       nodes: [
-        { id: 'ver:status:1', kind: 'verifier_outcome', authority: 'tool:bash', verifier: 'pytest tests/test_status.py', status: 'failed', body: 'FAILED tests/test_status.py::test_negative_speed_is_signed - assert 65416 == -120' },
-        { id: 'claim:speed-unsigned', kind: 'claim', body: 'parse_status_2 decodes the speed field as unsigned ("<H"), so negative speeds wrap to 65416.' },
+        {
+          id: 'ver:status:1',
+          kind: 'verifier_outcome',
+          authority: 'tool:bash',
+          verifier: 'pytest tests/test_status.py',
+          status: 'failed',
+          body: 'FAILED tests/test_status.py::test_negative_speed_is_signed - assert 65416 == -120',
+        },
+        {
+          id: 'claim:speed-unsigned',
+          kind: 'claim',
+          body: 'parse_status_2 decodes the speed field as unsigned ("<H"), so negative speeds wrap to 65416.',
+        },
       ],
       edges: [
         { from: 'act:4', to: 'ver:status:1', kind: 'verified_by' },
@@ -238,13 +285,39 @@ export const RMDX_SESSION: readonly Transaction[] = [
   ),
   tx(
     5,
-    step(5, 'bash', "sed -n '120,131p' docs/protocol.md", DOC_STATUS_2, 'Check the protocol document for the speed field and reply identifier.'),
+    step(
+      5,
+      'bash',
+      "sed -n '120,131p' docs/protocol.md",
+      DOC_STATUS_2,
+      'Check the protocol document for the speed field and reply identifier.',
+    ),
     {
       nodes: [
-        { id: 'ev:doc:status2', kind: 'evidence', authority: 'repo', path: 'docs/protocol.md', revision: 'd0', range: [120, 131], body: DOC_STATUS_2 },
-        { id: 'claim:speed-tenths', kind: 'claim', body: 'The firmware reports speed in 0.1 dps per LSB, so the decoder must divide by 10.' },
-        { id: 'claim:speed-dps', kind: 'claim', body: 'Speed in a 0x9C reply is int16 at 1 dps per LSB; no scaling is needed.' },
-        { id: 'claim:reply-id', kind: 'claim', body: 'Replies arrive on 0x240 + motor id, but the driver filters on 0x140 + id (REPLY_BASE).' },
+        {
+          id: 'ev:doc:status2',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'docs/protocol.md',
+          revision: 'd0',
+          range: [120, 131],
+          body: DOC_STATUS_2,
+        },
+        {
+          id: 'claim:speed-tenths',
+          kind: 'claim',
+          body: 'The firmware reports speed in 0.1 dps per LSB, so the decoder must divide by 10.',
+        },
+        {
+          id: 'claim:speed-dps',
+          kind: 'claim',
+          body: 'Speed in a 0x9C reply is int16 at 1 dps per LSB; no scaling is needed.',
+        },
+        {
+          id: 'claim:reply-id',
+          kind: 'claim',
+          body: 'Replies arrive on 0x240 + motor id, but the driver filters on 0x140 + id (REPLY_BASE).',
+        },
       ],
       edges: [
         { from: 'result:5', to: 'ev:doc:status2', kind: 'cites' },
@@ -270,7 +343,14 @@ export const RMDX_SESSION: readonly Transaction[] = [
     ),
     {
       nodes: [
-        { id: 'rev:driver:r1', kind: 'artifact_revision', path: 'rmdx/driver.py', revision: 'r1', changed: [[56, 56]], body: '    speed = struct.unpack_from("<h", data, 4)[0]' },
+        {
+          id: 'rev:driver:r1',
+          kind: 'artifact_revision',
+          path: 'rmdx/driver.py',
+          revision: 'r1',
+          changed: [[56, 56]],
+          body: '    speed = struct.unpack_from("<h", data, 4)[0]',
+        },
       ],
       edges: [
         { from: 'act:7', to: 'rev:driver:r1', kind: 'mutates' },
@@ -280,10 +360,23 @@ export const RMDX_SESSION: readonly Transaction[] = [
   ),
   tx(
     8,
-    step(8, 'bash', 'python -m pytest tests/test_status.py -q', TEST_FAIL_2, 'Re-run the tests after the signedness fix.'),
+    step(
+      8,
+      'bash',
+      'python -m pytest tests/test_status.py -q',
+      TEST_FAIL_2,
+      'Re-run the tests after the signedness fix.',
+    ),
     {
       nodes: [
-        { id: 'ver:status:2', kind: 'verifier_outcome', authority: 'tool:bash', verifier: 'pytest tests/test_status.py', status: 'failed', body: 'FAILED tests/test_status.py::test_read_status_2_reply - TimeoutError: no reply to 0x9C from motor 1' },
+        {
+          id: 'ver:status:2',
+          kind: 'verifier_outcome',
+          authority: 'tool:bash',
+          verifier: 'pytest tests/test_status.py',
+          status: 'failed',
+          body: 'FAILED tests/test_status.py::test_read_status_2_reply - TimeoutError: no reply to 0x9C from motor 1',
+        },
       ],
       edges: [
         { from: 'act:8', to: 'ver:status:2', kind: 'verified_by' },
@@ -304,7 +397,14 @@ export const RMDX_SESSION: readonly Transaction[] = [
     ),
     {
       nodes: [
-        { id: 'rev:driver:r2', kind: 'artifact_revision', path: 'rmdx/driver.py', revision: 'r2', changed: [[8, 8]], body: 'REPLY_BASE = 0x240' },
+        {
+          id: 'rev:driver:r2',
+          kind: 'artifact_revision',
+          path: 'rmdx/driver.py',
+          revision: 'r2',
+          changed: [[8, 8]],
+          body: 'REPLY_BASE = 0x240',
+        },
       ],
       edges: [
         { from: 'act:9', to: 'rev:driver:r2', kind: 'mutates' },
@@ -314,10 +414,23 @@ export const RMDX_SESSION: readonly Transaction[] = [
   ),
   tx(
     10,
-    step(10, 'bash', 'python -m pytest tests/test_status.py -q', TEST_PASS, 'Re-run the tests after fixing the reply identifier.'),
+    step(
+      10,
+      'bash',
+      'python -m pytest tests/test_status.py -q',
+      TEST_PASS,
+      'Re-run the tests after fixing the reply identifier.',
+    ),
     {
       nodes: [
-        { id: 'ver:status:3', kind: 'verifier_outcome', authority: 'tool:bash', verifier: 'pytest tests/test_status.py', status: 'passed', body: '4 passed in 0.08s' },
+        {
+          id: 'ver:status:3',
+          kind: 'verifier_outcome',
+          authority: 'tool:bash',
+          verifier: 'pytest tests/test_status.py',
+          status: 'passed',
+          body: '4 passed in 0.08s',
+        },
       ],
       edges: [
         { from: 'act:10', to: 'ver:status:3', kind: 'verified_by' },
@@ -328,11 +441,30 @@ export const RMDX_SESSION: readonly Transaction[] = [
   ),
   tx(
     11,
-    step(11, 'bash', "sed -n '25,40p' tests/test_status.py", TESTS_25_40, 'Read the existing status tests before adding a regression test.'),
+    step(
+      11,
+      'bash',
+      "sed -n '25,40p' tests/test_status.py",
+      TESTS_25_40,
+      'Read the existing status tests before adding a regression test.',
+    ),
     {
       nodes: [
-        { id: 'ev:tests:25-40', kind: 'evidence', authority: 'repo', path: 'tests/test_status.py', revision: 't0', range: [25, 40], body: TESTS_25_40 },
-        { id: 'act:12', kind: 'action', status: 'open', body: 'Add a regression test: a negative speed read through read_status_2() on reply id 0x241.' },
+        {
+          id: 'ev:tests:25-40',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'tests/test_status.py',
+          revision: 't0',
+          range: [25, 40],
+          body: TESTS_25_40,
+        },
+        {
+          id: 'act:12',
+          kind: 'action',
+          status: 'open',
+          body: 'Add a regression test: a negative speed read through read_status_2() on reply id 0x241.',
+        },
       ],
       edges: [
         { from: 'result:11', to: 'ev:tests:25-40', kind: 'cites' },

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { LedgerError } from '../errors.js';
 import { wrapBlockingConnection } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
-import { HANG_SAFE_SETTINGS } from './settings.js';
+import { HANG_SAFE_SETTINGS, INGEST_SETTINGS } from './settings.js';
 
 const require = createRequire(import.meta.url);
 
@@ -16,9 +16,29 @@ interface NodeBlockingModule {
     open(config: { path: string; query?: Record<string, boolean> }): void;
     connect(): BlockingConnection;
     reset?(): void;
+    /** Emscripten's hook; the build's own version reads and compiles the wasm file every time. */
+    instantiateWasm(
+      imports: WebAssembly.Imports,
+      success: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+    ): unknown;
   }>;
   VoidLogger: new () => unknown;
-  NODE_RUNTIME: unknown;
+  NODE_RUNTIME: object;
+}
+
+/**
+ * duckdb-eh.wasm (34 MB) compiled once per process and path: reading and compiling it took
+ * ~0.3 s of every open (each ledger, each restore, each test pool slot); instances are cheap.
+ */
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+function compiledModule(path: string, readFile: (path: string) => Promise<Uint8Array>): Promise<WebAssembly.Module> {
+  let module = compiled.get(path);
+  if (!module) {
+    module = readFile(path).then((bytes) => WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>));
+    compiled.set(path, module);
+    module.catch(() => compiled.delete(path));
+  }
+  return module;
 }
 
 export interface NodeEngineOptions {
@@ -39,13 +59,40 @@ export async function openNodeEngine(options: NodeEngineOptions = {}): Promise<E
   const worker = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs');
   let db: Awaited<ReturnType<NodeBlockingModule['createDuckDB']>>;
   try {
-    db = await duck.createDuckDB({ eh: { mainModule: ehWasm, mainWorker: worker } }, new duck.VoidLogger(), duck.NODE_RUNTIME);
-    await db.instantiate();
+    db = await duck.createDuckDB(
+      { eh: { mainModule: ehWasm, mainWorker: worker } },
+      new duck.VoidLogger(),
+      duck.NODE_RUNTIME,
+    );
+    const module = await compiledModule(ehWasm, (path) => fs.promises.readFile(path));
+    // As the build's own hook does, minus the read and compile; a failure inside emscripten's
+    // callback would otherwise leave `instantiate()` pending forever.
+    let failInstantiation: (cause: unknown) => void = () => {};
+    const instantiationFailed = new Promise<never>((_, reject) => {
+      failInstantiation = reject;
+    });
+    const runtime = duck.NODE_RUNTIME as Record<string, unknown>;
+    db.instantiateWasm = (imports, success) => {
+      const table: Record<string, unknown> = {};
+      for (const name of Object.getOwnPropertyNames(runtime)) {
+        if (name !== 'constructor') table[name] = Object.getOwnPropertyDescriptor(runtime, name)!.value;
+      }
+      (globalThis as Record<string, unknown>).DUCKDB_RUNTIME = table;
+      WebAssembly.instantiate(module, imports)
+        .then((instance) => success(instance, module))
+        .catch(failInstantiation);
+      return [];
+    };
+    await Promise.race([db.instantiate(), instantiationFailed]);
     db.open({ path: ':memory:', query: { castBigIntToDouble: false } });
   } catch (cause) {
-    throw new LedgerError('ASSET_UNAVAILABLE', { field: 'duckdbWasmPath', asset: ehWasm, reason: String(cause) }, cause);
+    throw new LedgerError(
+      'ASSET_UNAVAILABLE',
+      { field: 'duckdbWasmPath', asset: ehWasm, reason: String(cause) },
+      cause,
+    );
   }
   const conn = db.connect();
-  for (const sql of HANG_SAFE_SETTINGS) conn.query(sql);
+  for (const sql of [...HANG_SAFE_SETTINGS, ...INGEST_SETTINGS]) conn.query(sql);
   return wrapBlockingConnection(conn, () => db.reset?.());
 }

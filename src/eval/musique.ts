@@ -82,7 +82,8 @@ const ABBREVIATIONS = new Set(['St', 'Mt', 'Mr', 'Mrs', 'Dr', 'Jr', 'Sr', 'Ft'])
 
 /**
  * Named entities as capitalised spans: maximal runs of capitalised words, lower-case connectors
- * allowed inside (never at either end), a leading `The` dropped; punctuation ends a run except the
+ * allowed inside (never at either end; the parts between connectors count as well), a leading
+ * `The` dropped; punctuation ends a run except the
  * full stop of an initial or a listed abbreviation. Single capitalised words count too
  * (`Hiroshima`); frequent ones (`He`, `In`) are removed by the document-frequency cap.
  */
@@ -93,6 +94,14 @@ export function entitiesOf(text: string): string[] {
     while (run.length > 0 && CONNECTORS.has(run[run.length - 1]!)) run.pop();
     if (run[0] === 'The' && run.length > 1) run.shift();
     if (run.length > 0) out.add(run.join(' '));
+    // A connector may join two names (`Hall of the Bank of America`): its parts count too.
+    const parts: string[][] = [[]];
+    for (const w of run) {
+      if (CONNECTORS.has(w)) {
+        if (parts[parts.length - 1]!.length > 0) parts.push([]);
+      } else parts[parts.length - 1]!.push(w);
+    }
+    if (parts.length > 1) for (const p of parts) if (p.length > 0) out.add(p.join(' '));
     run = [];
   };
   let lastEnd = 0;
@@ -145,29 +154,40 @@ export function passageLinks(passages: readonly MusiquePassage[], maxEntityDf = 
       }
     }
   }
-  for (const ids of byTitle.values()) for (let i = 1; i < ids.length; i++) for (let j = 0; j < i; j++) add(ids[j]!, ids[i]!, 'same-title');
+  for (const ids of byTitle.values())
+    for (let i = 1; i < ids.length; i++) for (let j = 0; j < i; j++) add(ids[j]!, ids[i]!, 'same-title');
   // Shared named entities under the document-frequency cap.
   const naming = new Map<string, string[]>();
-  for (const p of passages) for (const e of entitiesOf(`${bareTitle(p.title)}. ${p.text}`)) naming.set(e, [...(naming.get(e) ?? []), p.id]);
+  for (const p of passages)
+    for (const e of entitiesOf(`${bareTitle(p.title)}. ${p.text}`)) naming.set(e, [...(naming.get(e) ?? []), p.id]);
   for (const e of [...naming.keys()].sort()) {
     const ids = naming.get(e)!;
     if (ids.length < 2 || ids.length > maxEntityDf) continue;
     for (let i = 1; i < ids.length; i++) for (let j = 0; j < i; j++) add(ids[j]!, ids[i]!, `entity:${e}`);
   }
-  return [...links.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+  return [...links.values()].sort((a, b) =>
+    a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0,
+  );
 }
 
 function containsPhrase(text: string, phrase: string): boolean {
   for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
     const before = text[at - 1];
     const after = text[at + phrase.length];
-    if ((before === undefined || !/[\p{L}\p{N}]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}]/u.test(after))) return true;
+    if (
+      (before === undefined || !/[\p{L}\p{N}]/u.test(before)) &&
+      (after === undefined || !/[\p{L}\p{N}]/u.test(after))
+    )
+      return true;
   }
   return false;
 }
 
 /** The corpus as one transaction (epoch 1), with the graph-expansion edges when `links` is given. */
-export function musiqueTransactions(passages: readonly MusiquePassage[], links: readonly EdgeInput[] = []): Transaction[] {
+export function musiqueTransactions(
+  passages: readonly MusiquePassage[],
+  links: readonly EdgeInput[] = [],
+): Transaction[] {
   const nodes: NodeInput[] = passages.map((p) => ({
     id: p.id,
     kind: 'evidence',

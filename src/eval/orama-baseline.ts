@@ -19,31 +19,34 @@ export const HYBRID_SIMILARITY = 0.000001;
 export interface OramaDocument {
   id: string;
   body: string;
+  /** The ledger's authority scope of the record, so a scoped query can be filtered the same way. */
+  scope?: string;
 }
 
 export interface OramaBaseline {
-  /** Ids of the best `k` documents by BM25. */
-  bm25(text: string, k: number): Promise<string[]>;
-  /** Ids of the best `k` documents by hybrid BM25 + vector search. */
-  hybrid(text: string, k: number): Promise<string[]>;
+  /** Ids of the best `k` documents by BM25, within `scopes` when given. */
+  bm25(text: string, k: number, scopes?: readonly string[]): Promise<string[]>;
+  /** Ids of the best `k` documents by hybrid BM25 + vector search, within `scopes` when given. */
+  hybrid(text: string, k: number, scopes?: readonly string[]): Promise<string[]>;
 }
 
 export async function createOramaBaseline(docs: readonly OramaDocument[], embedder: Embedder): Promise<OramaBaseline> {
   const dims = embedder.dimensions;
-  const db = create({ schema: { body: 'string', embedding: `vector[${dims}]` } as const });
+  const db = create({ schema: { body: 'string', scope: 'enum', embedding: `vector[${dims}]` } as const });
   const vectors = await embedder.embed(docs.map((d) => d.body));
   // Orama batches insertions internally; one call keeps the build time comparable to a bulk load.
   await insertMultiple(
     db,
-    docs.map((d, i) => ({ id: d.id, body: d.body, embedding: Array.from(vectors[i]!) })),
+    docs.map((d, i) => ({ id: d.id, body: d.body, scope: d.scope ?? '', embedding: Array.from(vectors[i]!) })),
   );
   const ids = (hits: ReadonlyArray<{ id: string }>) => hits.map((h) => h.id);
+  const where = (scopes?: readonly string[]) => (scopes === undefined ? {} : { where: { scope: { in: [...scopes] } } });
   return {
-    async bm25(text, k) {
-      const r = await search(db, { term: text, properties: ['body'], limit: k });
+    async bm25(text, k, scopes) {
+      const r = await search(db, { term: text, properties: ['body'], limit: k, ...where(scopes) });
       return ids(r.hits);
     },
-    async hybrid(text, k) {
+    async hybrid(text, k, scopes) {
       const [vector] = await embedder.embed([text]);
       const r = await search(db, {
         mode: 'hybrid',
@@ -52,6 +55,7 @@ export async function createOramaBaseline(docs: readonly OramaDocument[], embedd
         vector: { value: Array.from(vector!), property: 'embedding' },
         similarity: HYBRID_SIMILARITY,
         limit: k,
+        ...where(scopes),
       });
       return ids(r.hits);
     },

@@ -13,10 +13,11 @@
  * - same documents: Orama indexes exactly the turn/passage bodies the ledger stores (LoCoMo's
  *   per-session date records are ledger structure, not answers, so Orama does not get them).
  */
+
+import type { Ledger } from '../ledger/ledger.js';
 import type { Embedder } from '../retrieval/hashed-embedder.js';
 import { hashedTrigramEmbedder } from '../retrieval/hashed-embedder.js';
 import type { RetrievalQuery } from '../retrieval/query.js';
-import type { Ledger } from '../ledger/ledger.js';
 import {
   CATEGORY_NAMES,
   type DateMode,
@@ -24,6 +25,9 @@ import {
   type LocomoData,
   locomoDocuments,
   locomoTransactions,
+  namedSpeaker,
+  SESSION_SCOPE,
+  speakerScope,
 } from './locomo.js';
 import { type MusiqueData, musiqueTransactions, passageBody, passageLinks } from './musique.js';
 import { createOramaBaseline, type OramaBaseline } from './orama-baseline.js';
@@ -38,13 +42,23 @@ export interface Progress {
   step: string;
 }
 
+/**
+ * LoCoMo query scope: `all` reads every record; `speaker` asks a question naming exactly one
+ * speaker within that speaker's turns (authority `speaker:<name>`) and the session records, and
+ * filters Orama to the same turns — who said something is what separates LoCoMo's adversarial
+ * questions from answerable ones (see `namedSpeaker`).
+ */
+export const SCOPES = ['speaker', 'all'] as const;
+export type Scope = (typeof SCOPES)[number];
+
 export interface LocomoOptions {
   dates?: DateMode;
+  scope?: Scope;
   /** Results per query (the ledger's record budget, Orama's limit). Default 10. */
   k?: number;
   /** Graph hops for the ledger (default: the ledger's default, 2). */
   hops?: number;
-  /** Support thresholds for the abstention curve (default 0.3 … 0.7). */
+  /** Support thresholds for the abstention curve (default 0.2 … 0.7). */
   thresholds?: readonly number[];
   /** Restrict to some conversations (tests, quick runs). */
   conversations?: readonly string[];
@@ -62,7 +76,7 @@ export interface MusiqueOptions {
 
 export const SYSTEMS = ['ledger', 'oramaBm25', 'oramaHybrid'] as const;
 export type SystemName = (typeof SYSTEMS)[number];
-export const DEFAULT_THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7] as const;
+export const DEFAULT_THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7] as const;
 /** The ledger's default support threshold (query.ts): the status it reports. */
 export const LEDGER_THRESHOLD = 0.5;
 
@@ -79,9 +93,11 @@ export interface RecallRow {
 }
 
 export interface LocomoReport {
-  config: { dates: DateMode; k: number; hops: number | null; embedder: string; supportThreshold: number };
+  config: { dates: DateMode; scope: Scope; k: number; hops: number | null; embedder: string; supportThreshold: number };
   data: {
     conversations: number;
+    /** Questions asked within one speaker's scope (`scope: speaker`). */
+    scoped: number;
     turns: number;
     questions: number;
     byCategory: Record<string, number>;
@@ -103,7 +119,10 @@ export interface LocomoReport {
     category: LocomoCategory;
     gold: string[];
     status: 'supported' | 'abstain';
+    /** Raw support (at threshold 0). */
     support: number;
+    /** The speaker scope the question was asked in, or null. */
+    scope: string | null;
     /** 1-based rank of each gold id in each system's list, null when absent. */
     ranks: Record<SystemName, Array<number | null>>;
   }>;
@@ -143,7 +162,10 @@ export function percentile(values: readonly number[], p: number): number {
 const mean = (xs: readonly number[]): number => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
 const round = (x: number, digits = 4): number => Number(x.toFixed(digits));
 
-function recallRow(items: ReadonlyArray<{ ranked: readonly string[]; gold: readonly string[] }>, ks: readonly number[]): RecallRow {
+function recallRow(
+  items: ReadonlyArray<{ ranked: readonly string[]; gold: readonly string[] }>,
+  ks: readonly number[],
+): RecallRow {
   const scored = items.filter((i) => i.gold.length > 0);
   const at: Record<string, number> = {};
   for (const k of ks) at[String(k)] = round(mean(scored.map((i) => recallAt(i.ranked, i.gold, k))));
@@ -169,20 +191,34 @@ const latencyOf = (ms: readonly number[], buildMs: number): Latency => ({
   buildMs: round(buildMs, 0),
 });
 
-async function retrieveRanked(ledger: Ledger, query: RetrievalQuery): Promise<{ ids: string[]; status: 'supported' | 'abstain'; support: number }> {
+async function retrieveRanked(
+  ledger: Ledger,
+  query: RetrievalQuery,
+): Promise<{ ids: string[]; status: 'supported' | 'abstain'; support: number }> {
   const r = await ledger.retrieve(query);
-  return { ids: (r.status === 'supported' ? r.evidence : r.partial).map((e) => e.id), status: r.status, support: r.support };
+  return {
+    ids: (r.status === 'supported' ? r.evidence : r.partial).map((e) => e.id),
+    status: r.status,
+    support: r.support,
+  };
 }
 
 // ----- LoCoMo --------------------------------------------------------------------------------
 
-export async function evaluateLocomo(data: LocomoData, openLedger: OpenLedger, options: LocomoOptions = {}): Promise<LocomoReport> {
+export async function evaluateLocomo(
+  data: LocomoData,
+  openLedger: OpenLedger,
+  options: LocomoOptions = {},
+): Promise<LocomoReport> {
   const dates = options.dates ?? 'node';
+  const scope = options.scope ?? 'speaker';
   const k = options.k ?? 10;
   const ks = [5, 10].filter((x) => x <= k);
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const embedder = hashedTrigramEmbedder();
-  const conversations = data.conversations.filter((c) => !options.conversations || options.conversations.includes(c.id));
+  const conversations = data.conversations.filter(
+    (c) => !options.conversations || options.conversations.includes(c.id),
+  );
   const total = conversations.reduce((a, c) => a + c.questions.length, 0);
   const latencies: Record<SystemName, number[]> = { ledger: [], oramaBm25: [], oramaHybrid: [] };
   const build: Record<SystemName, number> = { ledger: 0, oramaBm25: 0, oramaHybrid: 0 };
@@ -207,27 +243,43 @@ export async function evaluateLocomo(data: LocomoData, openLedger: OpenLedger, o
     const epoch = conv.sessions.length;
     try {
       for (const q of conv.questions) {
-        const query: RetrievalQuery = { epoch, text: q.question, budget: { records: k }, ...(options.hops === undefined ? {} : { hops: options.hops }) };
+        const speaker = scope === 'speaker' ? namedSpeaker(q.question, conv) : null;
+        const query: RetrievalQuery = {
+          epoch,
+          text: q.question,
+          budget: { records: k },
+          ...(options.hops === undefined ? {} : { hops: options.hops }),
+          ...(speaker === null ? {} : { authority: [speakerScope(speaker), SESSION_SCOPE] }),
+        };
         const main = await timed(() => retrieveRanked(ledger, query));
-        // Raw support for the threshold curve (untimed; see abstainAt).
-        const raw = await retrieveRanked(ledger, { ...query, supportThreshold: 0 });
-        const bm25 = await timed(() => orama.bm25(q.question, k));
-        const hybrid = await timed(() => orama.hybrid(q.question, k));
+        // Raw support for the threshold curve: a supported answer reports it; an abstention
+        // reports min(support, threshold / 2), so ask again at threshold 0 (untimed).
+        const support =
+          main.value.status === 'supported'
+            ? main.value.support
+            : (await retrieveRanked(ledger, { ...query, supportThreshold: 0 })).support;
+        const scopes = speaker === null ? undefined : [speakerScope(speaker)];
+        const bm25 = await timed(() => orama.bm25(q.question, k, scopes));
+        const hybrid = await timed(() => orama.hybrid(q.question, k, scopes));
         latencies.ledger.push(main.ms);
         latencies.oramaBm25.push(bm25.ms);
         latencies.oramaHybrid.push(hybrid.ms);
-        const lists: Record<SystemName, string[]> = { ledger: main.value.ids, oramaBm25: bm25.value, oramaHybrid: hybrid.value };
+        const lists: Record<SystemName, string[]> = {
+          ledger: main.value.ids,
+          oramaBm25: bm25.value,
+          oramaHybrid: hybrid.value,
+        };
         ranked.push({ category: q.category, gold: q.evidence, lists });
         questions.push({
           id: q.id,
           category: q.category,
           gold: q.evidence,
           status: main.value.status,
-          support: round(raw.support),
-          ranks: Object.fromEntries(SYSTEMS.map((s) => [s, q.evidence.map((g) => (lists[s].indexOf(g) + 1 || null))])) as Record<
-            SystemName,
-            Array<number | null>
-          >,
+          support: round(support),
+          scope: speaker === null ? null : speakerScope(speaker),
+          ranks: Object.fromEntries(
+            SYSTEMS.map((s) => [s, q.evidence.map((g) => lists[s].indexOf(g) + 1 || null)]),
+          ) as Record<SystemName, Array<number | null>>,
         });
         done++;
         if (done % 50 === 0) options.onProgress?.({ corpus: 'locomo', done, total, step: conv.id });
@@ -257,13 +309,24 @@ export async function evaluateLocomo(data: LocomoData, openLedger: OpenLedger, o
   ) as Record<SystemName, Record<string, RecallRow>>;
   const adversarial = questions.filter((q) => q.category === 5);
   const answerable = questions.filter((q) => q.category !== 5);
-  const share = (qs: typeof questions, pred: (q: (typeof questions)[number]) => boolean) => round(qs.length === 0 ? 0 : qs.filter(pred).length / qs.length);
+  const share = (qs: typeof questions, pred: (q: (typeof questions)[number]) => boolean) =>
+    round(qs.length === 0 ? 0 : qs.filter(pred).length / qs.length);
   const byCategory: Record<string, number> = {};
-  for (const q of questions) byCategory[`${q.category}-${CATEGORY_NAMES[q.category]}`] = (byCategory[`${q.category}-${CATEGORY_NAMES[q.category]}`] ?? 0) + 1;
+  for (const q of questions)
+    byCategory[`${q.category}-${CATEGORY_NAMES[q.category]}`] =
+      (byCategory[`${q.category}-${CATEGORY_NAMES[q.category]}`] ?? 0) + 1;
   return {
-    config: { dates, k, hops: options.hops ?? null, embedder: embedder.name, supportThreshold: LEDGER_THRESHOLD },
+    config: {
+      dates,
+      scope,
+      k,
+      hops: options.hops ?? null,
+      embedder: embedder.name,
+      supportThreshold: LEDGER_THRESHOLD,
+    },
     data: {
       conversations: conversations.length,
+      scoped: questions.filter((q) => q.scope !== null).length,
       turns: conversations.reduce((a, c) => a + c.sessions.reduce((b, s) => b + s.turns.length, 0), 0),
       questions: questions.length,
       byCategory,
@@ -275,7 +338,10 @@ export async function evaluateLocomo(data: LocomoData, openLedger: OpenLedger, o
       },
     },
     recall,
-    latency: Object.fromEntries(SYSTEMS.map((s) => [s, latencyOf(latencies[s], build[s])])) as Record<SystemName, Latency>,
+    latency: Object.fromEntries(SYSTEMS.map((s) => [s, latencyOf(latencies[s], build[s])])) as Record<
+      SystemName,
+      Latency
+    >,
     abstention: {
       category5: share(adversarial, (q) => q.status === 'abstain'),
       falseAbstention: share(answerable, (q) => q.status === 'abstain'),
@@ -291,7 +357,11 @@ export async function evaluateLocomo(data: LocomoData, openLedger: OpenLedger, o
 
 // ----- MuSiQue -------------------------------------------------------------------------------
 
-export async function evaluateMusique(data: MusiqueData, openLedger: OpenLedger, options: MusiqueOptions = {}): Promise<MusiqueReport> {
+export async function evaluateMusique(
+  data: MusiqueData,
+  openLedger: OpenLedger,
+  options: MusiqueOptions = {},
+): Promise<MusiqueReport> {
   const k = options.k ?? 5;
   const ks = [2, 5].filter((x) => x <= k);
   const hops = options.hops ?? 2;
@@ -312,10 +382,20 @@ export async function evaluateMusique(data: MusiqueData, openLedger: OpenLedger,
     return ledger;
   });
   const ledger = ledgerBuild.value;
-  const oramaBuild = await timed(() => createOramaBaseline(data.passages.map((p) => ({ id: p.id, body: passageBody(p) })), embedder));
+  const oramaBuild = await timed(() =>
+    createOramaBaseline(
+      data.passages.map((p) => ({ id: p.id, body: passageBody(p) })),
+      embedder,
+    ),
+  );
   const orama = oramaBuild.value;
   const names = ['ledger', 'ledgerGraph', 'oramaBm25', 'oramaHybrid'] as const;
-  const latencies: Record<(typeof names)[number], number[]> = { ledger: [], ledgerGraph: [], oramaBm25: [], oramaHybrid: [] };
+  const latencies: Record<(typeof names)[number], number[]> = {
+    ledger: [],
+    ledgerGraph: [],
+    oramaBm25: [],
+    oramaHybrid: [],
+  };
   const rows: Array<{ hops: number; gold: string[]; lists: Record<(typeof names)[number], string[]> }> = [];
   try {
     for (const [i, q] of data.questions.entries()) {
@@ -328,7 +408,16 @@ export async function evaluateMusique(data: MusiqueData, openLedger: OpenLedger,
       latencies.ledgerGraph.push(graph.ms);
       latencies.oramaBm25.push(bm25.ms);
       latencies.oramaHybrid.push(hybrid.ms);
-      rows.push({ hops: q.hops, gold: q.supporting, lists: { ledger: flat.value.ids, ledgerGraph: graph.value.ids, oramaBm25: bm25.value, oramaHybrid: hybrid.value } });
+      rows.push({
+        hops: q.hops,
+        gold: q.supporting,
+        lists: {
+          ledger: flat.value.ids,
+          ledgerGraph: graph.value.ids,
+          oramaBm25: bm25.value,
+          oramaHybrid: hybrid.value,
+        },
+      });
       if ((i + 1) % 10 === 0) options.onProgress?.({ corpus: 'musique', done: i + 1, total, step: 'queries' });
     }
   } finally {
@@ -338,10 +427,26 @@ export async function evaluateMusique(data: MusiqueData, openLedger: OpenLedger,
   const byHops: Record<string, Record<string, RecallRow>> = {};
   const hopCounts = [...new Set(rows.map((r) => r.hops))].sort((a, b) => a - b);
   for (const s of names) {
-    recall[s] = recallRow(rows.map((r) => ({ ranked: r.lists[s], gold: r.gold })), ks);
-    byHops[s] = Object.fromEntries(hopCounts.map((h) => [`${h}-hop`, recallRow(rows.filter((r) => r.hops === h).map((r) => ({ ranked: r.lists[s], gold: r.gold })), ks)]));
+    recall[s] = recallRow(
+      rows.map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+      ks,
+    );
+    byHops[s] = Object.fromEntries(
+      hopCounts.map((h) => [
+        `${h}-hop`,
+        recallRow(
+          rows.filter((r) => r.hops === h).map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+          ks,
+        ),
+      ]),
+    );
   }
-  const buildMs = { ledger: ledgerBuild.ms, ledgerGraph: ledgerBuild.ms, oramaBm25: oramaBuild.ms, oramaHybrid: oramaBuild.ms };
+  const buildMs = {
+    ledger: ledgerBuild.ms,
+    ledgerGraph: ledgerBuild.ms,
+    oramaBm25: oramaBuild.ms,
+    oramaHybrid: oramaBuild.ms,
+  };
   return {
     config: { k, hops, maxEntityDf, embedder: embedder.name },
     data: { passages: data.passages.length, questions: total, unmatched: data.unmatched, links: linkCounts },
@@ -349,4 +454,25 @@ export async function evaluateMusique(data: MusiqueData, openLedger: OpenLedger,
     byHops,
     latency: Object.fromEntries(names.map((s) => [s, latencyOf(latencies[s], buildMs[s])])),
   };
+}
+
+// ----- both ----------------------------------------------------------------------------------
+
+export interface RetrievalEvalInput {
+  locomo?: LocomoData;
+  musique?: MusiqueData;
+}
+
+/** Runs what it is given, LoCoMo first, and times the whole. */
+export async function runRetrievalEval(
+  input: RetrievalEvalInput,
+  openLedger: OpenLedger,
+  options: { locomo?: LocomoOptions; musique?: MusiqueOptions } = {},
+): Promise<RetrievalReport> {
+  const start = performance.now();
+  const report: RetrievalReport = { seconds: 0 };
+  if (input.locomo) report.locomo = await evaluateLocomo(input.locomo, openLedger, options.locomo);
+  if (input.musique) report.musique = await evaluateMusique(input.musique, openLedger, options.musique);
+  report.seconds = round((performance.now() - start) / 1000, 1);
+  return report;
 }

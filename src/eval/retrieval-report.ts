@@ -28,7 +28,9 @@ function locomoMarkdown(r: LocomoReport): string[] {
   ];
   for (const row of rows) {
     const n = r.recall[systems[0]!][row]?.questions ?? 0;
-    out.push(`| ${row} | ${n} | ${systems.map((s) => `${pct(r.recall[s][row]?.at['5'])} | ${pct(r.recall[s][row]?.at['10'])}`).join(' | ')} |`);
+    out.push(
+      `| ${row} | ${n} | ${systems.map((s) => `${pct(r.recall[s][row]?.at['5'])} | ${pct(r.recall[s][row]?.at['10'])}`).join(' | ')} |`,
+    );
   }
   out.push(
     '',
@@ -81,7 +83,10 @@ export function renderRetrievalMarkdown(report: RetrievalReport): string {
   const parts = ['# Retrieval evaluation', ''];
   if (report.locomo) parts.push(...locomoMarkdown(report.locomo), '');
   if (report.musique) parts.push(...musiqueMarkdown(report.musique), '');
-  parts.push(`Run time: ${report.seconds.toFixed(0)} s. Latencies are wall times on a shared machine: compare systems within one run, not across runs.`, '');
+  parts.push(
+    `Run time: ${report.seconds.toFixed(0)} s. Latencies are wall times on a shared machine: compare systems within one run, not across runs.`,
+    '',
+  );
   return parts.join('\n');
 }
 

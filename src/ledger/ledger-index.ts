@@ -1,8 +1,9 @@
 import { EDGE_KINDS, type EdgeKind } from '../schema/kinds.js';
+import { EdgeSet } from './edge-set.js';
 import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
 
-const EDGE_KIND_INDEX = new Map<string, number>(EDGE_KINDS.map((k, i) => [k, i]));
-/** One number per (kind, dst): 11 edge kinds fit in 4 bits, nids stay far below 2^48. */
+export const EDGE_KIND_INDEX: ReadonlyMap<string, number> = new Map<string, number>(EDGE_KINDS.map((k, i) => [k, i]));
+/** One int32 per (kind, dst): 11 edge kinds fit in 4 bits, so nids must stay below 2^27. */
 export const edgeTarget = (kind: EdgeKind, dst: number): number => dst * 16 + EDGE_KIND_INDEX.get(kind)!;
 
 /**
@@ -18,9 +19,8 @@ export class LedgerIndex {
   /** Latest version of each node, by nid. */
   readonly byNid: NodeRow[] = [];
   readonly bodyKeys = new Map<string, number>();
-  /** Valid edges as src nid → set of `dst * 16 + kind index` (numbers, not strings: an index of
-   * 400k edges keyed by strings cost more in GC than the commit itself). */
-  private readonly validEdges = new Map<number, Set<number>>();
+  /** Valid edges as (src nid, `dst * 16 + kind index`) pairs, in typed arrays (see EdgeSet). */
+  readonly validEdges = new EdgeSet();
   /** Valid artifact revisions per path, as nids in recording order. */
   readonly revisionsByPath = new Map<string, number[]>();
   /** Valid evidence per path, as nids in recording order. */
@@ -38,14 +38,14 @@ export class LedgerIndex {
   readonly transactions: TransactionRow[] = [];
 
   hasValidEdge(src: number, kind: EdgeKind, dst: number): boolean {
-    return this.validEdges.get(src)?.has(edgeTarget(kind, dst)) ?? false;
+    return this.validEdges.has(src, edgeTarget(kind, dst));
   }
 
   isValid(row: NodeRow): boolean {
     return row.valid_to === null;
   }
 
-  addBody(b: BodyRow): void {
+  addBody(b: Pick<BodyRow, 'bkey' | 'hash'>): void {
     this.bodyKeys.set(b.hash, b.bkey);
     this.nextBkey = Math.max(this.nextBkey, b.bkey + 1);
   }
@@ -65,10 +65,7 @@ export class LedgerIndex {
 
   addEdge(e: EdgeRow): void {
     this.nextEkey = Math.max(this.nextEkey, e.ekey + 1);
-    if (e.valid_to !== null) return;
-    const targets = this.validEdges.get(e.src);
-    if (targets) targets.add(edgeTarget(e.kind as EdgeKind, e.dst));
-    else this.validEdges.set(e.src, new Set([edgeTarget(e.kind as EdgeKind, e.dst)]));
+    if (e.valid_to === null) this.validEdges.add(e.src, edgeTarget(e.kind as EdgeKind, e.dst));
   }
 
   /** Marks a node version invalid from `epoch` on and drops it from the per-path lookups. */

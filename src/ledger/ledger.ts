@@ -22,7 +22,7 @@ import { literalInsertSql } from './literal-rows.js';
 import { type HashTexts, webCryptoHashTexts } from './content-hash.js';
 import { LedgerIndex } from './ledger-index.js';
 import { planArchive } from './plan-archive.js';
-import { type BodyInfo, type CommitPlan, planCommit } from './plan-commit.js';
+import { type BodyHashes, type CommitPlan, planCommit } from './plan-commit.js';
 import type { NodeRow } from './rows.js';
 import { loadIndexFromSnapshot } from './index-from-snapshot.js';
 import { exportTableIPC } from './snapshot-export.js';
@@ -351,10 +351,16 @@ export class Ledger {
     index.addTransaction(plan.transaction);
   }
 
-  private async hashBodies(tx: Transaction): Promise<BodyInfo> {
-    const texts = [...new Set((tx.nodes ?? []).flatMap((n) => (n.body === undefined ? [] : [n.body])))];
+  /** The content hash of each node's body, by position. A text repeated within the transaction
+   * is hashed again rather than deduplicated by a Set keyed on the text (see BodyHashes). */
+  private async hashBodies(tx: Transaction): Promise<BodyHashes> {
+    const nodes = tx.nodes ?? [];
+    const texts: string[] = [];
+    for (const n of nodes) if (n.body !== undefined) texts.push(n.body);
     const hashes = await this.hashTexts(texts);
-    return new Map(texts.map((t, i) => [t, { hash: hashes[i]!, tokens: null }]));
+    const out = new Array<string | undefined>(nodes.length);
+    for (let i = 0, k = 0; i < nodes.length; i++) if (nodes[i]!.body !== undefined) out[i] = hashes[k++];
+    return out;
   }
 
   private async snapshotNow(): Promise<Uint8Array> {

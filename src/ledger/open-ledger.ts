@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
-import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { Embedder } from '../retrieval/hashed-embedder.js';
+import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { HashTexts } from './content-hash.js';
 import { Ledger } from './ledger.js';
 import { decodeSnapshot } from './snapshot-format.js';
@@ -40,16 +40,20 @@ export async function openLedgerWith(runtime: RuntimeBindings, options: OpenLedg
   let snapshot = options.snapshot ?? null;
   let log: Uint8Array[] = [];
   if (storage) {
-    if (snapshot) throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
+    if (snapshot)
+      throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
     ({ snapshot, log } = await storage.load());
   }
-  const encoding = options.encoding ?? (snapshot ? (await decodeSnapshot(snapshot)).manifest.encoding : DEFAULT_ENCODING);
-  if (!isEncoding(encoding)) throw new LedgerError('SNAPSHOT_CORRUPT', { field: 'snapshot', reason: 'unknown encoding' });
+  // Verified once here (a SHA-256 over every byte) and handed to restore as decoded.
+  const decoded = snapshot ? await decodeSnapshot(snapshot) : null;
+  const encoding = options.encoding ?? decoded?.manifest.encoding ?? DEFAULT_ENCODING;
+  if (!isEncoding(encoding))
+    throw new LedgerError('SNAPSHOT_CORRUPT', { field: 'snapshot', reason: 'unknown encoding' });
   const counter = await runtime.tokenCounter(encoding);
   const engine = await runtime.openEngine();
   try {
-    const ledger = snapshot
-      ? await Ledger.restore(engine, counter, snapshot, storage, runtime.hashTexts)
+    const ledger = decoded
+      ? await Ledger.restore(engine, counter, decoded, storage, runtime.hashTexts)
       : await Ledger.create(engine, counter, storage, runtime.hashTexts);
     if (options.embedder) ledger.embedder = options.embedder;
     if (log.length > 0) await ledger.replay(log);

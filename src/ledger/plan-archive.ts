@@ -15,10 +15,16 @@ const DISCOVERY_KINDS = new Set(['action', 'tool_call', 'tool_result', 'evidence
  * the parent link, not a dependency). Archiving is a new transaction closing its nodes; nothing
  * is deleted. Anything else is refused with ARCHIVE_REFUSED naming why.
  */
-export async function planArchive(engine: Engine, index: LedgerIndex, txNo: number, epoch: number): Promise<CommitPlan> {
+export async function planArchive(
+  engine: Engine,
+  index: LedgerIndex,
+  txNo: number,
+  epoch: number,
+): Promise<CommitPlan> {
   const refuse = (reason: string, extra: Record<string, unknown> = {}) =>
     new LedgerError('ARCHIVE_REFUSED', { field: 'tx', tx: txNo, reason, ...extra });
-  if (!Number.isSafeInteger(txNo) || index.transactions[txNo]?.kind !== 'commit') throw refuse('no such committed transaction');
+  if (!Number.isSafeInteger(txNo) || index.transactions[txNo]?.kind !== 'commit')
+    throw refuse('no such committed transaction');
   if (!Number.isSafeInteger(epoch) || epoch < index.lastEpoch) {
     throw new LedgerError('EPOCH_REGRESSION', { field: 'epoch', epoch, lastEpoch: index.lastEpoch });
   }
@@ -50,11 +56,21 @@ export async function planArchive(engine: Engine, index: LedgerIndex, txNo: numb
     ),
   );
   if (dependants.length > 0) {
-    throw refuse(`referenced: ${dependants.map((d) => `${d.id} ${d.edge} ${d.target}`).join('; ')}`, { dependants: dependants.map((d) => d.id) });
+    throw refuse(`referenced: ${dependants.map((d) => `${d.id} ${d.edge} ${d.target}`).join('; ')}`, {
+      dependants: dependants.map((d) => d.id),
+    });
   }
   const tx = index.lastTx + 1;
   let ckey = index.nextCkey;
-  const closures: ClosureRow[] = valid.map((n: NodeRow) => ({ ckey: ckey++, tx, epoch, target: 'node', key: n.vkey, reason: 'archived', by_nid: null }));
+  const closures: ClosureRow[] = valid.map((n: NodeRow) => ({
+    ckey: ckey++,
+    tx,
+    epoch,
+    target: 'node',
+    key: n.vkey,
+    reason: 'archived',
+    by_nid: null,
+  }));
   return {
     bodies: [],
     nodes: [],
@@ -62,6 +78,12 @@ export async function planArchive(engine: Engine, index: LedgerIndex, txNo: numb
     closures,
     closedNodes: valid,
     transaction: { tx, epoch, kind: 'archive', nodes: 0, edges: 0, transitions: 0, archived_tx: txNo },
-    receipt: { tx, epoch, counts: { nodes: 0, edges: 0, bodies: 0, transitions: 0 }, superseded: valid.map((n) => n.id), contradictions: [] },
+    receipt: {
+      tx,
+      epoch,
+      counts: { nodes: 0, edges: 0, bodies: 0, transitions: 0 },
+      superseded: valid.map((n) => n.id),
+      contradictions: [],
+    },
   };
 }

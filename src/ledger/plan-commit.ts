@@ -1,8 +1,9 @@
 import { LedgerError } from '../errors.js';
 import type { ClosureReason } from '../schema/ddl.js';
-import { EDGE_JOINS, type EdgeKind, STATUS_RULES } from '../schema/kinds.js';
+import { EDGE_JOINS, EDGE_KINDS, type EdgeKind, NODE_KINDS, STATUS_RULES } from '../schema/kinds.js';
 import type { EdgeInput, LineRange, NodeInput, Receipt, Transaction } from '../schema/types.js';
-import { edgeTarget, type LedgerIndex } from './ledger-index.js';
+import { EdgeSet } from './edge-set.js';
+import { EDGE_KIND_INDEX, edgeTarget, type LedgerIndex } from './ledger-index.js';
 import type { BodyRow, ClosureRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
 
 /** Everything one commit writes, decided before the engine is touched. */
@@ -17,8 +18,18 @@ export interface CommitPlan {
   receipt: Receipt;
 }
 
-/** Hash and token count of each distinct body text in the transaction. */
-export type BodyInfo = Map<string, { hash: string; tokens: number | null }>;
+/** EDGE_JOINS as bit masks over node kinds (`includes` over kind lists was a visible cost per
+ * edge), with the kind's index as used in edge keys. */
+const KIND_BITS: ReadonlyMap<string, number> = new Map(NODE_KINDS.map((k, i) => [k, 1 << i]));
+const kindMask = (kinds: readonly string[]): number => kinds.reduce((m, k) => m | KIND_BITS.get(k)!, 0);
+const JOIN_MASKS: ReadonlyMap<string, { index: number; from: number; to: number }> = new Map(
+  EDGE_KINDS.map((k) => [k, { index: EDGE_KIND_INDEX.get(k)!, from: kindMask(EDGE_JOINS[k].from), to: kindMask(EDGE_JOINS[k].to) }]),
+);
+
+/** Content hash of each node's body, by the node's position in the transaction (undefined when
+ * the node has none). Positional, so no Map keyed by body text: hashing every 500-character text
+ * for Set/Map keys cost ~4 µs a body. */
+export type BodyHashes = ReadonlyArray<string | undefined>;
 
 /**
  * Validates a shape-checked transaction against the ledger and decides every row it writes,
@@ -34,7 +45,7 @@ export type BodyInfo = Map<string, { hash: string; tokens: number | null }>;
 export function planCommit(
   tx: Transaction,
   index: LedgerIndex,
-  bodyInfo: BodyInfo,
+  bodyHashes: BodyHashes,
   countTokens: (text: string) => number,
 ): CommitPlan {
   const epoch = tx.epoch;
@@ -55,14 +66,21 @@ export function planCommit(
   // Bodies: one row per content hash not yet stored.
   const bodies: BodyRow[] = [];
   const newBodyKeys = new Map<string, number>();
-  const bodyKeyOf = (text: string): number => {
-    const info = bodyInfo.get(text);
-    if (!info) throw new Error('body not hashed');
-    const known = index.bodyKeys.get(info.hash) ?? newBodyKeys.get(info.hash);
+  const bodyKeyOf = (text: string, i: number): number => {
+    const hash = bodyHashes[i];
+    if (hash === undefined) throw new Error('body not hashed');
+    const known = index.bodyKeys.get(hash) ?? newBodyKeys.get(hash);
     if (known !== undefined) return known;
     const bkey = nextBkey++;
-    newBodyKeys.set(info.hash, bkey);
-    bodies.push({ bkey, hash: info.hash, text, tokens: info.tokens ?? countTokens(text), chars: text.length, tx: txNo });
+    newBodyKeys.set(hash, bkey);
+    bodies.push({
+      bkey,
+      hash,
+      text,
+      tokens: countTokens(text),
+      chars: text.length,
+      tx: txNo,
+    });
     return bkey;
   };
 
@@ -70,44 +88,62 @@ export function planCommit(
   const newNodes = new Map<string, NodeRow>();
   const nodeRows: NodeRow[] = [];
   nodesIn.forEach((n, i) => {
-    if (index.nodes.has(n.id) || newNodes.has(n.id)) throw new LedgerError('DUPLICATE_ID', { field: `nodes[${i}].id`, id: n.id });
-    const row = nodeRow(n, nextNid++, nextVkey++, txNo, epoch, n.body === undefined ? null : bodyKeyOf(n.body));
+    if (index.nodes.has(n.id) || newNodes.has(n.id))
+      throw new LedgerError('DUPLICATE_ID', { field: `nodes[${i}].id`, id: n.id });
+    const row = nodeRow(n, nextNid++, nextVkey++, txNo, epoch, n.body === undefined ? null : bodyKeyOf(n.body, i));
     newNodes.set(n.id, row);
     nodeRows.push(row);
   });
 
-  const resolve = (id: string, field: string): NodeRow => {
+  // Field names are built only for errors (a template string per edge end was most of the
+  // planner's garbage on bulk commits).
+  const resolve = (id: string, edge: number, end: 'from' | 'to'): NodeRow => {
     const row = newNodes.get(id) ?? index.nodes.get(id);
     if (!row || row.valid_to !== null) {
-      throw new LedgerError('DANGLING_EDGE', { field, id, reason: row ? 'the node is no longer valid' : 'no such node' });
+      throw new LedgerError('DANGLING_EDGE', {
+        field: `edges[${edge}].${end}`,
+        id,
+        reason: row ? 'the node is no longer valid' : 'no such node',
+      });
     }
     return row;
   };
 
   // Edges.
   const edgeRows: EdgeRow[] = [];
-  const edgeKeys = new Map<number, Set<number>>();
+  const edgeKeys = new EdgeSet(edgesIn.length);
   const contradictions: Receipt['contradictions'] = [];
   const pushEdge = (src: NodeRow, kind: EdgeKind, dst: NodeRow): void => {
-    const targets = edgeKeys.get(src.nid);
-    if (targets) targets.add(edgeTarget(kind, dst.nid));
-    else edgeKeys.set(src.nid, new Set([edgeTarget(kind, dst.nid)]));
+    edgeKeys.add(src.nid, edgeTarget(kind, dst.nid));
     edgeRows.push({ ekey: nextEkey++, src: src.nid, dst: dst.nid, kind, tx: txNo, valid_from: epoch, valid_to: null });
   };
   const hasEdge = (src: NodeRow, kind: EdgeKind, dst: NodeRow): boolean =>
-    (edgeKeys.get(src.nid)?.has(edgeTarget(kind, dst.nid)) ?? false) || index.hasValidEdge(src.nid, kind, dst.nid);
-  edgesIn.forEach((e: EdgeInput, i) => {
-    const at = `edges[${i}]`;
-    const src = resolve(e.from, `${at}.from`);
-    const dst = resolve(e.to, `${at}.to`);
-    const joins = EDGE_JOINS[e.kind];
-    if (!joins.from.includes(src.kind) || !joins.to.includes(dst.kind) || (e.kind === 'supersedes' && src.kind !== dst.kind)) {
-      throw new LedgerError('EDGE_KIND_MISMATCH', { field: at, edge: e.kind, from: src.kind, to: dst.kind });
+    edgeKeys.has(src.nid, edgeTarget(kind, dst.nid)) || index.hasValidEdge(src.nid, kind, dst.nid);
+  // One tight loop: bulk commits carry ~4 edges per node. Consecutive edges usually share their
+  // source (a node and its out-edges), so the last source lookup is reused.
+  let lastFrom: string | null = null;
+  let lastSrc: NodeRow | null = null;
+  for (let i = 0; i < edgesIn.length; i++) {
+    const e: EdgeInput = edgesIn[i]!;
+    const src: NodeRow = e.from === lastFrom && lastSrc !== null ? lastSrc : resolve(e.from, i, 'from');
+    lastFrom = e.from;
+    lastSrc = src;
+    const dst = resolve(e.to, i, 'to');
+    const join = JOIN_MASKS.get(e.kind)!;
+    if (
+      (join.from & KIND_BITS.get(src.kind)!) === 0 ||
+      (join.to & KIND_BITS.get(dst.kind)!) === 0 ||
+      (e.kind === 'supersedes' && src.kind !== dst.kind)
+    ) {
+      throw new LedgerError('EDGE_KIND_MISMATCH', { field: `edges[${i}]`, edge: e.kind, from: src.kind, to: dst.kind });
     }
-    if (hasEdge(src, e.kind, dst)) throw new LedgerError('DUPLICATE_EDGE', { field: at, from: e.from, to: e.to, kind: e.kind });
-    pushEdge(src, e.kind, dst);
+    const target = dst.nid * 16 + join.index; // = edgeTarget(e.kind, dst.nid)
+    if (index.validEdges.has(src.nid, target) || !edgeKeys.add(src.nid, target)) {
+      throw new LedgerError('DUPLICATE_EDGE', { field: `edges[${i}]`, from: e.from, to: e.to, kind: e.kind });
+    }
+    edgeRows.push({ ekey: nextEkey++, src: src.nid, dst: dst.nid, kind: e.kind, tx: txNo, valid_from: epoch, valid_to: null });
     if (e.kind === 'contradicts') contradictions.push({ from: e.from, to: e.to });
-  });
+  }
 
   // Closures (supersession) — decided in input order so receipts are deterministic.
   const closures: ClosureRow[] = [];
@@ -119,7 +155,15 @@ export function planCommit(
     if (row.valid_to !== null || closedSet.has(row)) return;
     closedSet.add(row);
     closedNodes.push(row);
-    closures.push({ ckey: nextCkey++, tx: txNo, epoch, target: 'node', key: row.vkey, reason, by_nid: by?.nid ?? null });
+    closures.push({
+      ckey: nextCkey++,
+      tx: txNo,
+      epoch,
+      target: 'node',
+      key: row.vkey,
+      reason,
+      by_nid: by?.nid ?? null,
+    });
     if (!supersededIds.has(row.id)) {
       supersededIds.add(row.id);
       superseded.push(row.id);
@@ -132,7 +176,10 @@ export function planCommit(
   const revisionsSeen = new Map<string, NodeRow[]>();
   for (const row of nodeRows) {
     if (row.kind === 'artifact_revision' && row.path !== null) {
-      const older = [...(index.revisionsByPath.get(row.path) ?? []).map((nid) => index.byNid[nid]!), ...(revisionsSeen.get(row.path) ?? [])];
+      const older = [
+        ...(index.revisionsByPath.get(row.path) ?? []).map((nid) => index.byNid[nid]!),
+        ...(revisionsSeen.get(row.path) ?? []),
+      ];
       for (const old of older) {
         close(old, 'newer-revision', row);
         autoSupersede(row, old);
@@ -161,14 +208,19 @@ export function planCommit(
   }
   edgesIn.forEach((e) => {
     if (e.kind !== 'supersedes') return;
-    close((newNodes.get(e.to) ?? index.nodes.get(e.to))!, 'superseded', (newNodes.get(e.from) ?? index.nodes.get(e.from))!);
+    close(
+      (newNodes.get(e.to) ?? index.nodes.get(e.to))!,
+      'superseded',
+      (newNodes.get(e.from) ?? index.nodes.get(e.from))!,
+    );
   });
 
   // Transitions: a new version of the node with the new status.
   const transitioned = new Set<string>();
   transitionsIn.forEach((t, i) => {
     const at = `transitions[${i}]`;
-    if (transitioned.has(t.id)) throw new LedgerError('DUPLICATE_ID', { field: `${at}.id`, id: t.id, reason: 'transitioned twice' });
+    if (transitioned.has(t.id))
+      throw new LedgerError('DUPLICATE_ID', { field: `${at}.id`, id: t.id, reason: 'transitioned twice' });
     transitioned.add(t.id);
     const fresh = newNodes.get(t.id);
     const current = fresh ?? index.nodes.get(t.id);
@@ -183,7 +235,15 @@ export function planCommit(
       fresh.status = t.status;
       return;
     }
-    closures.push({ ckey: nextCkey++, tx: txNo, epoch, target: 'node', key: current.vkey, reason: 'status-change', by_nid: null });
+    closures.push({
+      ckey: nextCkey++,
+      tx: txNo,
+      epoch,
+      target: 'node',
+      key: current.vkey,
+      reason: 'status-change',
+      by_nid: null,
+    });
     closedNodes.push(current);
     closedSet.add(current);
     nodeRows.push({ ...current, vkey: nextVkey++, status: t.status, tx: txNo, valid_from: epoch, valid_to: null });
@@ -208,7 +268,12 @@ export function planCommit(
     receipt: {
       tx: txNo,
       epoch,
-      counts: { nodes: nodesIn.length, edges: edgeRows.length, bodies: bodies.length, transitions: transitionsIn.length },
+      counts: {
+        nodes: nodesIn.length,
+        edges: edgeRows.length,
+        bodies: bodies.length,
+        transitions: transitionsIn.length,
+      },
       superseded,
       contradictions,
     },
@@ -246,5 +311,11 @@ function overlapsAny(ev: NodeRow, ranges: readonly LineRange[]): boolean {
 
 /** JSON with keys sorted, so equal metadata serialises to equal bytes. */
 export function stableJson(o: Readonly<Record<string, unknown>>): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k]]),
+    ),
+  );
 }

@@ -30,7 +30,9 @@ export interface FusedCandidate {
 export function fuse(candidates: ReadonlyMap<string, ChannelScores>): FusedCandidate[] {
   const ranks = new Map<string, Partial<Record<Channel, number>>>();
   for (const channel of CHANNELS) {
-    const ranked = [...candidates].filter(([, s]) => s[channel] > 0).sort((a, b) => b[1][channel] - a[1][channel] || cmp(a[0], b[0]));
+    const ranked = [...candidates]
+      .filter(([, s]) => s[channel] > 0)
+      .sort((a, b) => b[1][channel] - a[1][channel] || cmp(a[0], b[0]));
     ranked.forEach(([id], i) => {
       const r = ranks.get(id) ?? {};
       r[channel] = i + 1;
@@ -42,7 +44,12 @@ export function fuse(candidates: ReadonlyMap<string, ChannelScores>): FusedCandi
     const r = ranks.get(id) ?? {};
     const contributions = { exact: 0, lexical: 0, vector: 0, graph: 0 };
     for (const c of CHANNELS) if (r[c] !== undefined) contributions[c] = FUSION_WEIGHTS[c] / (RRF_K + r[c]!);
-    const score = (channels.exact > 0 ? 1 : 0) + contributions.exact + contributions.lexical + contributions.vector + contributions.graph;
+    const score =
+      (channels.exact > 0 ? 1 : 0) +
+      contributions.exact +
+      contributions.lexical +
+      contributions.vector +
+      contributions.graph;
     out.push({ id, score, channels, contributions, ranks: r });
   }
   return out.sort((a, b) => b.score - a.score || cmp(a.id, b.id));

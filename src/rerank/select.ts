@@ -52,7 +52,8 @@ export function selectDiverse(
     selected.push(f);
     chars += r.chars;
     if (r.bodyHash !== null) bodies.set(r.bodyHash, f.id);
-    if (r.path !== null && r.range !== null) ranges.set(r.path, [...(ranges.get(r.path) ?? []), { id: f.id, range: r.range }]);
+    if (r.path !== null && r.range !== null)
+      ranges.set(r.path, [...(ranges.get(r.path) ?? []), { id: f.id, range: r.range }]);
   }
   return { selected, dropped };
 }

@@ -82,5 +82,7 @@ export const STATUS_RULES: Readonly<Record<NodeKind, { allowed: readonly Status[
   message: { allowed: ['open', 'resolved', 'terminal'], default: null },
 };
 
-export const isNodeKind = (k: unknown): k is NodeKind => typeof k === 'string' && (NODE_KINDS as readonly string[]).includes(k);
-export const isEdgeKind = (k: unknown): k is EdgeKind => typeof k === 'string' && (EDGE_KINDS as readonly string[]).includes(k);
+export const isNodeKind = (k: unknown): k is NodeKind =>
+  typeof k === 'string' && (NODE_KINDS as readonly string[]).includes(k);
+export const isEdgeKind = (k: unknown): k is EdgeKind =>
+  typeof k === 'string' && (EDGE_KINDS as readonly string[]).includes(k);

@@ -37,6 +37,10 @@ export async function loadNodeTiktoken(encoding: Encoding): Promise<{ lite: Tikt
     const ranks = JSON.parse(await fs.readFile(ranksPath, 'utf8')) as EncodingRanks;
     return { lite: init, ranks };
   } catch (cause) {
-    throw new LedgerError('ASSET_UNAVAILABLE', { field: 'encoding', asset: `tiktoken ${encoding}`, reason: String(cause) }, cause);
+    throw new LedgerError(
+      'ASSET_UNAVAILABLE',
+      { field: 'encoding', asset: `tiktoken ${encoding}`, reason: String(cause) },
+      cause,
+    );
   }
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { EDGE_JOINS, EDGE_KINDS, type NodeKind, NODE_KINDS, STATUS_RULES } from '../../src/schema/kinds.js';
+import { EDGE_JOINS, EDGE_KINDS, NODE_KINDS, type NodeKind, STATUS_RULES } from '../../src/schema/kinds.js';
 import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
 
 /**
@@ -13,7 +13,9 @@ const nodeSpec = fc.record({
   kind: fc.constantFrom(...NODE_KINDS),
   status: fc.nat(5),
   authority: fc.constantFrom('user', 'agent', 'repo', 'tool:web'),
-  body: fc.option(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('shared body', 'int crc8(void);')), { nil: undefined }),
+  body: fc.option(fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom('shared body', 'int crc8(void);')), {
+    nil: undefined,
+  }),
   path: fc.constantFrom('src/can.c', 'src/crc.c', 'README.md'),
   revision: fc.constantFrom('r1', 'r2', 'r3'),
   range: fc.option(fc.tuple(fc.integer({ min: 1, max: 80 }), fc.nat(20)), { nil: undefined }),
@@ -39,7 +41,10 @@ export function toTransactions(script: Script, idPrefix = 'n'): Transaction[] {
     const nodes: NodeInput[] = spec.nodes.map((n, i) => {
       const id = `${idPrefix}${t}.${i}`;
       const rule = STATUS_RULES[n.kind];
-      const status = rule.default === null && n.kind !== 'verifier_outcome' && n.status % 2 === 0 ? undefined : rule.allowed[n.status % rule.allowed.length];
+      const status =
+        rule.default === null && n.kind !== 'verifier_outcome' && n.status % 2 === 0
+          ? undefined
+          : rule.allowed[n.status % rule.allowed.length];
       const node: NodeInput = { id, kind: n.kind, authority: n.authority };
       if (status !== undefined) node.status = status;
       if (n.body !== undefined) node.body = n.body;

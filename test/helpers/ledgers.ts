@@ -1,5 +1,5 @@
-import { openNodeEngine } from '../../src/engine/open-node.js';
 import type { Engine } from '../../src/engine/engine.js';
+import { openNodeEngine } from '../../src/engine/open-node.js';
 import { openLedger } from '../../src/entries/node.js';
 import { Ledger } from '../../src/ledger/ledger.js';
 import { TABLES } from '../../src/schema/ddl.js';

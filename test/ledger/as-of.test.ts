@@ -20,8 +20,14 @@ beforeAll(async () => {
       { from: 'call:1', to: 'res:1', kind: 'produces' },
     ],
   });
-  await ledger.commit({ epoch: 4, nodes: [{ id: 'rev:1', kind: 'artifact_revision', path: 'driver.c', revision: 'r1' }] });
-  await ledger.commit({ epoch: 4, nodes: [{ id: 'rev:2', kind: 'artifact_revision', path: 'driver.c', revision: 'r2' }] });
+  await ledger.commit({
+    epoch: 4,
+    nodes: [{ id: 'rev:1', kind: 'artifact_revision', path: 'driver.c', revision: 'r1' }],
+  });
+  await ledger.commit({
+    epoch: 4,
+    nodes: [{ id: 'rev:2', kind: 'artifact_revision', path: 'driver.c', revision: 'r2' }],
+  });
   await ledger.commit({ epoch: 6, transitions: [{ id: 'act:1', status: 'resolved' }] });
 });
 afterAll(() => pool.close());
@@ -46,7 +52,11 @@ describe('as-of views', () => {
       bodyHash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(v.nodes[0]!.tokens).toBeGreaterThan(3);
-    expect(v.edges.map((e) => `${e.from}-${e.kind}-${e.to}`)).toEqual(['task-plans-act:1', 'act:1-invokes-call:1', 'call:1-produces-res:1']);
+    expect(v.edges.map((e) => `${e.from}-${e.kind}-${e.to}`)).toEqual([
+      'task-plans-act:1',
+      'act:1-invokes-call:1',
+      'call:1-produces-res:1',
+    ]);
   });
 
   it('a revision superseded within its own epoch never shows, the later one does', async () => {

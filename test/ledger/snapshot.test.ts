@@ -42,7 +42,7 @@ describe('snapshots', () => {
     );
     // The generator must mostly produce committable transactions, or the property proves little.
     expect(accepted).toBeGreaterThan(100);
-  });
+  }, 300_000);
 
   it('a restored ledger keeps validating and superseding like the original', async () => {
     const a = await pool.ledger(0);
@@ -50,7 +50,10 @@ describe('snapshots', () => {
     const b = await pool.ledger(1, await a.snapshot());
     expect(await codeOf(() => b.commit({ epoch: 1, nodes: [{ id: 'rev:1', kind: 'message' }] }))).toBe('DUPLICATE_ID');
     expect(await codeOf(() => b.commit({ epoch: 0 }))).toBe('EPOCH_REGRESSION');
-    const r = await b.commit({ epoch: 2, nodes: [{ id: 'rev:2', kind: 'artifact_revision', path: 'x.c', revision: 'r2' }] });
+    const r = await b.commit({
+      epoch: 2,
+      nodes: [{ id: 'rev:2', kind: 'artifact_revision', path: 'x.c', revision: 'r2' }],
+    });
     expect(r).toMatchObject({ tx: 2, superseded: ['rev:1'] });
   });
 
@@ -87,6 +90,8 @@ describe('snapshots', () => {
   it('refuses to restore into another encoding', async () => {
     const a = await pool.ledger(0);
     const bytes = await a.snapshot();
-    expect(await codeOf(() => openLedger({ snapshot: bytes, encoding: 'cl100k_base' }))).toBe('SNAPSHOT_ENCODING_MISMATCH');
+    expect(await codeOf(() => openLedger({ snapshot: bytes, encoding: 'cl100k_base' }))).toBe(
+      'SNAPSHOT_ENCODING_MISMATCH',
+    );
   });
 });

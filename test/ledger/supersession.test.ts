@@ -46,7 +46,9 @@ describe('supersession at commit', () => {
     });
     const r = await ledger.commit({
       epoch: 4,
-      nodes: [{ id: 'rev:a3', kind: 'artifact_revision', path: 'src/can.c', revision: 'a3', changed: [[55, 56]], body: 'v3' }],
+      nodes: [
+        { id: 'rev:a3', kind: 'artifact_revision', path: 'src/can.c', revision: 'a3', changed: [[55, 56]], body: 'v3' },
+      ],
     });
     expect(r.superseded).toEqual(['rev:a2', 'ev:a2:50-60']);
     expect(await ids(4)).toContain('ev:a2:1-10');
@@ -57,13 +59,27 @@ describe('supersession at commit', () => {
     await ledger.commit({
       epoch: 5,
       nodes: [
-        { id: 'ver:1', kind: 'verifier_outcome', verifier: 'pytest tests/test_can.py', status: 'failed', body: '1 failed' },
+        {
+          id: 'ver:1',
+          kind: 'verifier_outcome',
+          verifier: 'pytest tests/test_can.py',
+          status: 'failed',
+          body: '1 failed',
+        },
         { id: 'ver:lint', kind: 'verifier_outcome', verifier: 'ruff', status: 'passed' },
       ],
     });
     const r = await ledger.commit({
       epoch: 6,
-      nodes: [{ id: 'ver:2', kind: 'verifier_outcome', verifier: 'pytest tests/test_can.py', status: 'passed', body: '3 passed' }],
+      nodes: [
+        {
+          id: 'ver:2',
+          kind: 'verifier_outcome',
+          verifier: 'pytest tests/test_can.py',
+          status: 'passed',
+          body: '3 passed',
+        },
+      ],
     });
     expect(r.superseded).toEqual(['ver:1']);
     const now = await ledger.asOf(6);
@@ -114,7 +130,9 @@ describe('supersession at commit', () => {
     expect(after?.validTo).toBeUndefined();
     // Edges join on the node, not the version: an edge written with the new version joins it later too.
     for (const epoch of [9, 10]) {
-      expect((await ledger.asOf(epoch)).edges.some((e) => e.to === 'claim:crc-all' && e.kind === 'depends_on')).toBe(true);
+      expect((await ledger.asOf(epoch)).edges.some((e) => e.to === 'claim:crc-all' && e.kind === 'depends_on')).toBe(
+        true,
+      );
     }
   });
 

@@ -9,7 +9,13 @@ afterAll(() => pool.close());
 
 const SCOPES = ['user', 'agent', 'repo'];
 const queryArb = fc.record({
-  text: fc.constantFrom('crc8 uint8_t', 'FAILED test_speed', 'parse_status_2 data', 'drv can.c', 'nothing matches zebra'),
+  text: fc.constantFrom(
+    'crc8 uint8_t',
+    'FAILED test_speed',
+    'parse_status_2 data',
+    'drv can.c',
+    'nothing matches zebra',
+  ),
   records: fc.integer({ min: 1, max: 6 }),
   chars: fc.integer({ min: 1, max: 600 }),
   path: fc.option(fc.constantFrom('drv/can.c', 'tests/test_can.py'), { nil: undefined }),

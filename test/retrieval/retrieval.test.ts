@@ -13,21 +13,46 @@ describe('temporal hybrid retrieval', () => {
     const l = await pool.ledger();
     await l.commit({
       epoch: 1,
-      nodes: [{ id: 'ev:crc@r1', kind: 'evidence', authority: 'repo', path: 'src/can/parser.c', revision: 'r1', range: [10, 20], body: CRC_OLD }],
+      nodes: [
+        {
+          id: 'ev:crc@r1',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'src/can/parser.c',
+          revision: 'r1',
+          range: [10, 20],
+          body: CRC_OLD,
+        },
+      ],
     });
     await l.commit({
       epoch: 2,
       nodes: [
         { id: 'rev:r2', kind: 'artifact_revision', path: 'src/can/parser.c', revision: 'r2', changed: [[12, 12]] },
-        { id: 'ev:crc@r2', kind: 'evidence', authority: 'repo', path: 'src/can/parser.c', revision: 'r2', range: [10, 20], body: CRC_NEW },
+        {
+          id: 'ev:crc@r2',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'src/can/parser.c',
+          revision: 'r2',
+          range: [10, 20],
+          body: CRC_NEW,
+        },
       ],
     });
-    const now = await l.retrieve({ text: 'CRC over bytes of the CAN frame', artifacts: [{ path: 'src/can/parser.c', range: [10, 20] }] });
+    const now = await l.retrieve({
+      text: 'CRC over bytes of the CAN frame',
+      artifacts: [{ path: 'src/can/parser.c', range: [10, 20] }],
+    });
     expect(now.status).toBe('supported');
     expect(now.evidence[0]!.id).toBe('ev:crc@r2');
     expect(now.evidence.map((e) => e.id)).not.toContain('ev:crc@r1');
     expect(now.superseded).toBe(1);
-    const before = await l.retrieve({ epoch: 1, text: 'CRC over bytes of the CAN frame', artifacts: [{ path: 'src/can/parser.c', range: [10, 20] }] });
+    const before = await l.retrieve({
+      epoch: 1,
+      text: 'CRC over bytes of the CAN frame',
+      artifacts: [{ path: 'src/can/parser.c', range: [10, 20] }],
+    });
     expect(before.evidence[0]!.id).toBe('ev:crc@r1');
   });
 
@@ -37,12 +62,39 @@ describe('temporal hybrid retrieval', () => {
     await l.commit({
       epoch: 1,
       nodes: [
-        { id: 'ev:cited', kind: 'evidence', authority: 'repo', path: 'src/can/parser.ts', revision: 'd4e5f6', range: [10, 40], body: 'export function frameChecksum(f: Uint8Array) { return table[f[0]] ^ f[1]; }' },
-        { id: 'ev:lookalike-1', kind: 'evidence', authority: 'repo', path: 'tools/sim/crc.py', revision: 'x1', range: [1, 3], body: similar },
-        { id: 'ev:lookalike-2', kind: 'evidence', authority: 'repo', path: 'tools/sim/crc2.py', revision: 'x1', range: [1, 3], body: `${similar} # copy` },
+        {
+          id: 'ev:cited',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'src/can/parser.ts',
+          revision: 'd4e5f6',
+          range: [10, 40],
+          body: 'export function frameChecksum(f: Uint8Array) { return table[f[0]] ^ f[1]; }',
+        },
+        {
+          id: 'ev:lookalike-1',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'tools/sim/crc.py',
+          revision: 'x1',
+          range: [1, 3],
+          body: similar,
+        },
+        {
+          id: 'ev:lookalike-2',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'tools/sim/crc2.py',
+          revision: 'x1',
+          range: [1, 3],
+          body: `${similar} # copy`,
+        },
       ],
     });
-    const r = await l.retrieve({ text: 'crc over frame bytes', artifacts: [{ path: 'src/can/parser.ts', revision: 'd4e5f6', range: [10, 40] }] });
+    const r = await l.retrieve({
+      text: 'crc over frame bytes',
+      artifacts: [{ path: 'src/can/parser.ts', revision: 'd4e5f6', range: [10, 40] }],
+    });
     expect(r.status).toBe('supported');
     expect(r.evidence[0]!.id).toBe('ev:cited');
     expect(r.evidence[0]!.channels.exact).toBe(1);
@@ -61,9 +113,30 @@ describe('temporal hybrid retrieval', () => {
         { id: 'claim:a', kind: 'claim', body: 'The CRC skips the DLC byte' },
         { id: 'claim:b', kind: 'claim', body: 'Replies come on 0x240 + id' },
         { id: 'ev:1', kind: 'evidence', authority: 'repo', path: 'parser.c', range: [1, 5], body: 'crc8(frame, 6)' },
-        { id: 'ev:2', kind: 'evidence', authority: 'repo', path: 'spec.md', range: [9, 12], body: 'DLC is part of the checksum' },
-        { id: 'ev:3', kind: 'evidence', authority: 'repo', path: 'spec.md', range: [40, 44], body: 'Reply identifier: 0x240 + ID' },
-        { id: 'ev:noise', kind: 'evidence', authority: 'repo', path: 'README.md', range: [1, 2], body: 'A CAN library' },
+        {
+          id: 'ev:2',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'spec.md',
+          range: [9, 12],
+          body: 'DLC is part of the checksum',
+        },
+        {
+          id: 'ev:3',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'spec.md',
+          range: [40, 44],
+          body: 'Reply identifier: 0x240 + ID',
+        },
+        {
+          id: 'ev:noise',
+          kind: 'evidence',
+          authority: 'repo',
+          path: 'README.md',
+          range: [1, 2],
+          body: 'A CAN library',
+        },
       ],
       edges: [
         { from: 'task', to: 'claim:a', kind: 'requires' },
@@ -85,13 +158,20 @@ describe('temporal hybrid retrieval', () => {
     const superseded = await l.retrieve({ artifacts: [{ path: 'rmdx/driver.py', range: [41, 70] }] });
     expect(superseded.status).toBe('abstain');
     expect(superseded.evidence).toEqual([]);
-    expect(superseded.missing).toEqual([{ path: 'rmdx/driver.py', range: [41, 70], reason: expect.stringMatching(/^only superseded evidence/) }]);
+    expect(superseded.missing).toEqual([
+      { path: 'rmdx/driver.py', range: [41, 70], reason: expect.stringMatching(/^only superseded evidence/) },
+    ]);
     const unseen = await l.retrieve({ artifacts: [{ path: 'rmdx/cli.py', range: [1, 20] }] });
     expect(unseen.missing).toEqual([{ path: 'rmdx/cli.py', range: [1, 20], reason: 'no record of this path' }]);
-    await l.commit({ epoch: 12, nodes: [{ id: 'claim:bt', kind: 'claim', body: 'The servo can be flashed over Bluetooth' }] });
+    await l.commit({
+      epoch: 12,
+      nodes: [{ id: 'claim:bt', kind: 'claim', body: 'The servo can be flashed over Bluetooth' }],
+    });
     const unsupported = await l.retrieve({ claims: ['claim:bt'] });
     expect(unsupported.status).toBe('abstain');
-    expect(unsupported.missing).toEqual([{ claim: 'claim:bt', reason: 'no valid supporting evidence within the authority scopes' }]);
+    expect(unsupported.missing).toEqual([
+      { claim: 'claim:bt', reason: 'no valid supporting evidence within the authority scopes' },
+    ]);
     const offTopic = await l.retrieve({ text: 'firmware update over bluetooth' });
     expect(offTopic.status).toBe('abstain');
     expect(offTopic.missing[0]!.reason).toMatch(/bluetooth/);

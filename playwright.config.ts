@@ -1,0 +1,58 @@
+import { defineConfig } from '@playwright/test';
+import { EXPLORER_ORIGIN, HARNESS_ORIGIN } from './e2e/browser/pages.js';
+
+/**
+ * The browser suite (`npm run test:e2e`, which builds first): Debian's Chromium, never a
+ * downloaded one. Without the background-networking flags Chromium keeps dialling Google hosts
+ * that this closed network refuses. Playwright adds `--headless` and a fresh `--user-data-dir`
+ * per browser itself.
+ */
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const served = (origin: string): string => {
+  const { hostname, port } = new URL(origin);
+  return `--host ${hostname} --port ${port} --strictPort`;
+};
+
+export default defineConfig({
+  testDir: 'e2e/browser',
+  testMatch: '*.spec.ts',
+  outputDir: 'test-results/e2e',
+  // One browser at a time: each page instantiates DuckDB's 34 MB module on 2 shared cores.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 240_000,
+  expect: { timeout: 60_000 },
+  reporter: [['list']],
+  use: {
+    headless: true,
+    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS },
+    actionTimeout: 30_000,
+    navigationTimeout: 60_000,
+    viewport: { width: 1440, height: 1000 },
+  },
+  // The built pages, served by `vite preview` (the specs never start servers themselves).
+  webServer: [
+    {
+      command: `npx vite preview --config e2e/browser/vite.config.ts ${served(HARNESS_ORIGIN)}`,
+      url: `${HARNESS_ORIGIN}/harness.html`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+    },
+    {
+      command: `npx vite preview --config demo/explorer/vite.config.ts ${served(EXPLORER_ORIGIN)}`,
+      url: `${EXPLORER_ORIGIN}/`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+    },
+  ],
+});

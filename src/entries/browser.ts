@@ -1,0 +1,61 @@
+/**
+ * Browser entry (package `exports` condition `browser`): DuckDB-WASM's async eh build in a Web
+ * Worker, tiktoken's lite WASM in the page, WebCrypto hashing, OPFS/IndexedDB storage.
+ *
+ * Assets default to URLs resolved from the installed packages with `new URL(specifier,
+ * import.meta.url)`, which bundlers (Vite, webpack) turn into emitted files; hosts with their
+ * own asset pipeline pass the four URLs instead.
+ */
+import { openBrowserEngine } from '../engine/open-browser.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
+import { createBrowserTokenCounter } from '../tokenizer/tiktoken-browser.js';
+
+export * from '../index.js';
+export { indexedDbStorage } from '../storage/browser-indexeddb.js';
+export { browserStorage, deleteBrowserStorage, opfsStorage } from '../storage/browser-opfs.js';
+export type { BrowserStorage, BrowserStorageOptions } from '../storage/browser-storage.js';
+export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
+
+export interface BrowserAssetUrls {
+  /** `@duckdb/duckdb-wasm/dist/duckdb-eh.wasm` (34 MB). */
+  duckdbWasmUrl?: string | URL;
+  /** `@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js`; another origin's is loaded through a blob. */
+  duckdbWorkerUrl?: string | URL;
+  /** `@dqbd/tiktoken/lite/tiktoken_bg.wasm`. */
+  tiktokenWasmUrl?: string | URL;
+  /** The ranks JSON of the ledger's encoding; by default only `o200k_base`'s is bundled. */
+  ranksUrl?: string | URL;
+}
+
+export interface BrowserLedgerOptions extends OpenLedgerOptions, BrowserAssetUrls {}
+
+const DUCKDB_WASM = new URL('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm', import.meta.url);
+const DUCKDB_WORKER = new URL('@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js', import.meta.url);
+const TIKTOKEN_WASM = new URL('@dqbd/tiktoken/lite/tiktoken_bg.wasm', import.meta.url);
+/** One encoding by default: each adds 1–2 MB to what a page downloads. */
+const O200K_RANKS = new URL('@dqbd/tiktoken/encoders/o200k_base.json', import.meta.url);
+
+/**
+ * Opens a ledger: in memory by default; `snapshot` restores; `storage` (e.g.
+ * `await browserStorage('my-agent')`) makes it durable. A missing or wrong asset fails with
+ * ASSET_UNAVAILABLE naming its option within seconds.
+ */
+export function openLedger(options: BrowserLedgerOptions = {}): Promise<Ledger> {
+  const { duckdbWasmUrl, duckdbWorkerUrl, tiktokenWasmUrl, ranksUrl, ...common } = options;
+  return openLedgerWith(
+    {
+      openEngine: () =>
+        openBrowserEngine({
+          duckdbWasmUrl: duckdbWasmUrl ?? DUCKDB_WASM,
+          duckdbWorkerUrl: duckdbWorkerUrl ?? DUCKDB_WORKER,
+        }),
+      tokenCounter: (encoding) =>
+        createBrowserTokenCounter(encoding, {
+          tiktokenWasmUrl: tiktokenWasmUrl ?? TIKTOKEN_WASM,
+          ranksUrl: ranksUrl ?? (encoding === 'o200k_base' ? O200K_RANKS : null),
+        }),
+    },
+    common,
+  );
+}
