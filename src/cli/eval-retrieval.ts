@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { openLedger } from '../entries/node.js';
 import { DATE_MODES, type DateMode, parseLocomo } from '../eval/locomo.js';
 import { parseMusique } from '../eval/musique.js';
+import type { OramaTokenizer } from '../eval/orama-baseline.js';
 import {
   type OpenLedger,
   type Progress,
@@ -41,6 +42,8 @@ expansion; latency p50/p95 of every system.
   --conversations LIST   comma-separated LoCoMo sample ids (default: all)
   --dates MODE           LoCoMo session dates: ${DATE_MODES.join(', ')} (default node)
   --scope MODE           LoCoMo query scope: ${SCOPES.join(', ')} (default speaker)
+  --orama-tokenizer T    Orama's terms: ledger (the ledger's analysis and stop words) or
+                         orama (as shipped) (default ledger)
   --hops N               graph hops of the "with expansion" runs (default 2)
   --out DIR              output directory (default ${DEFAULT_OUT})
   -h, --help             this text
@@ -68,6 +71,7 @@ interface Args {
   conversations: string[] | null;
   dates: DateMode;
   scope: Scope;
+  oramaTokenizer: OramaTokenizer;
   hops: number;
   out: string;
 }
@@ -83,6 +87,7 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
       conversations: { type: 'string' },
       dates: { type: 'string' },
       scope: { type: 'string' },
+      'orama-tokenizer': { type: 'string' },
       hops: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -102,6 +107,9 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
     throw new UsageError(`--dates: one of ${DATE_MODES.join(', ')}`);
   if (values.scope !== undefined && !SCOPES.includes(values.scope as Scope))
     throw new UsageError(`--scope: one of ${SCOPES.join(', ')}`);
+  const tokenizer = values['orama-tokenizer'];
+  if (tokenizer !== undefined && tokenizer !== 'ledger' && tokenizer !== 'orama')
+    throw new UsageError('--orama-tokenizer: ledger or orama');
   if (values.hops !== undefined && !/^\d+$/.test(values.hops)) throw new UsageError('--hops: a non-negative integer');
   return {
     locomo: given(values.locomo, DEFAULT_LOCOMO),
@@ -120,6 +128,7 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
             .filter(Boolean),
     dates: (values.dates as DateMode | undefined) ?? 'node',
     scope: (values.scope as Scope | undefined) ?? 'speaker',
+    oramaTokenizer: (values['orama-tokenizer'] as OramaTokenizer | undefined) ?? 'ledger',
     hops: values.hops === undefined ? 2 : Number(values.hops),
     out: values.out === undefined ? resolve(PROJECT_ROOT, DEFAULT_OUT) : resolve(cwd, values.out),
   };
@@ -159,11 +168,12 @@ export async function runEvalRetrieval(argv: readonly string[], io: EvalCliIO): 
     locomo: {
       dates: args.dates,
       scope: args.scope,
+      oramaTokenizer: args.oramaTokenizer,
       hops: args.hops,
       onProgress: progress,
       ...(args.conversations ? { conversations: args.conversations } : {}),
     },
-    musique: { hops: args.hops, onProgress: progress },
+    musique: { hops: args.hops, oramaTokenizer: args.oramaTokenizer, onProgress: progress },
   });
   const markdown = renderRetrievalMarkdown(report);
   await mkdir(args.out, { recursive: true });

@@ -30,7 +30,7 @@ import {
   speakerScope,
 } from './locomo.js';
 import { type MusiqueData, musiqueTransactions, passageBody, passageLinks } from './musique.js';
-import { createOramaBaseline, type OramaBaseline } from './orama-baseline.js';
+import { createOramaBaseline, type OramaBaseline, type OramaTokenizer } from './orama-baseline.js';
 
 export type OpenLedger = (embedder: Embedder) => Promise<Ledger>;
 
@@ -54,6 +54,8 @@ export type Scope = (typeof SCOPES)[number];
 export interface LocomoOptions {
   dates?: DateMode;
   scope?: Scope;
+  /** Orama's term analysis (default the ledger's; see orama-baseline.ts). */
+  oramaTokenizer?: OramaTokenizer;
   /** Results per query (the ledger's record budget, Orama's limit). Default 10. */
   k?: number;
   /** Graph hops for the ledger (default: the ledger's default, 2). */
@@ -67,6 +69,7 @@ export interface LocomoOptions {
 
 export interface MusiqueOptions {
   k?: number;
+  oramaTokenizer?: OramaTokenizer;
   /** Graph hops of the "with expansion" run (default 2). */
   hops?: number;
   /** Document-frequency cap of a shared named entity that links passages (default 8). */
@@ -93,7 +96,15 @@ export interface RecallRow {
 }
 
 export interface LocomoReport {
-  config: { dates: DateMode; scope: Scope; k: number; hops: number | null; embedder: string; supportThreshold: number };
+  config: {
+    dates: DateMode;
+    scope: Scope;
+    oramaTokenizer: OramaTokenizer;
+    k: number;
+    hops: number | null;
+    embedder: string;
+    supportThreshold: number;
+  };
   data: {
     conversations: number;
     /** Questions asked within one speaker's scope (`scope: speaker`). */
@@ -129,7 +140,7 @@ export interface LocomoReport {
 }
 
 export interface MusiqueReport {
-  config: { k: number; hops: number; maxEntityDf: number; embedder: string };
+  config: { k: number; hops: number; maxEntityDf: number; embedder: string; oramaTokenizer: OramaTokenizer };
   data: { passages: number; questions: number; unmatched: number; links: Record<string, number> };
   /** `ledger` = without graph expansion (hops 0), `ledgerGraph` = with it. */
   recall: Record<string, RecallRow>;
@@ -212,6 +223,7 @@ export async function evaluateLocomo(
 ): Promise<LocomoReport> {
   const dates = options.dates ?? 'node';
   const scope = options.scope ?? 'speaker';
+  const oramaTokenizer = options.oramaTokenizer ?? 'ledger';
   const k = options.k ?? 10;
   const ks = [5, 10].filter((x) => x <= k);
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
@@ -236,7 +248,7 @@ export async function evaluateLocomo(
     });
     const ledger = ledgerBuild.value;
     build.ledger += ledgerBuild.ms;
-    const oramaBuild = await timed(() => createOramaBaseline(locomoDocuments(conv, dates), embedder));
+    const oramaBuild = await timed(() => createOramaBaseline(locomoDocuments(conv, dates), embedder, oramaTokenizer));
     build.oramaBm25 += oramaBuild.ms;
     build.oramaHybrid += oramaBuild.ms;
     const orama: OramaBaseline = oramaBuild.value;
@@ -319,6 +331,7 @@ export async function evaluateLocomo(
     config: {
       dates,
       scope,
+      oramaTokenizer,
       k,
       hops: options.hops ?? null,
       embedder: embedder.name,
@@ -366,6 +379,7 @@ export async function evaluateMusique(
   const ks = [2, 5].filter((x) => x <= k);
   const hops = options.hops ?? 2;
   const maxEntityDf = options.maxEntityDf ?? 8;
+  const oramaTokenizer = options.oramaTokenizer ?? 'ledger';
   const embedder = hashedTrigramEmbedder();
   const total = data.questions.length;
   options.onProgress?.({ corpus: 'musique', done: 0, total, step: 'index' });
@@ -386,6 +400,7 @@ export async function evaluateMusique(
     createOramaBaseline(
       data.passages.map((p) => ({ id: p.id, body: passageBody(p) })),
       embedder,
+      oramaTokenizer,
     ),
   );
   const orama = oramaBuild.value;
@@ -448,7 +463,7 @@ export async function evaluateMusique(
     oramaHybrid: oramaBuild.ms,
   };
   return {
-    config: { k, hops, maxEntityDf, embedder: embedder.name },
+    config: { k, hops, maxEntityDf, embedder: embedder.name, oramaTokenizer },
     data: { passages: data.passages.length, questions: total, unmatched: data.unmatched, links: linkCounts },
     recall,
     byHops,

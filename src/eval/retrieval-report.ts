@@ -21,7 +21,7 @@ function locomoMarkdown(r: LocomoReport): string[] {
   const out = [
     `## LoCoMo (${r.data.conversations} conversations, ${r.data.turns} turns, ${r.data.questions} questions)`,
     '',
-    `Recall@5 / @10 (%) of the evidence turns; "overall" = categories 1–4. Session dates: \`${r.config.dates}\`; ${r.config.k} results per query; embedder ${r.config.embedder}.`,
+    `Recall@5 / @10 (%) of the evidence turns; "overall" = categories 1–4. Session dates: \`${r.config.dates}\`; scope: \`${r.config.scope}\` (${r.data.scoped} questions asked within the named speaker's turns, for every system); ${r.config.k} results per query; graph hops ${r.config.hops ?? 'default'}; embedder ${r.config.embedder}; Orama terms: \`${r.config.oramaTokenizer}\`.`,
     '',
     `| category | questions | ${systems.map((s) => `${LABELS[s]} @5 | ${LABELS[s]} @10`).join(' | ')} |`,
     `|---|---:|${systems.map(() => '---:|---:').join('|')}|`,
@@ -61,7 +61,7 @@ function musiqueMarkdown(r: MusiqueReport): string[] {
   return [
     `## MuSiQue (${r.data.questions} questions, ${r.data.passages} passages)`,
     '',
-    `Recall@2 / @5 (%) of the supporting passages. "ledger" = no graph expansion (hops 0); "ledger + graph" = hops ${r.config.hops} over passage links (${links}; entity df cap ${r.config.maxEntityDf}).`,
+    `Recall@2 / @5 (%) of the supporting passages. "ledger" = no graph expansion (hops 0); "ledger + graph" = hops ${r.config.hops} over passage links (${links}; entity df cap ${r.config.maxEntityDf}). Orama terms: \`${r.config.oramaTokenizer}\`.`,
     '',
     `| questions | n | ${systems.map((s) => `${LABELS[s] ?? s} @2 | ${LABELS[s] ?? s} @5`).join(' | ')} |`,
     `|---|---:|${systems.map(() => '---:|---:').join('|')}|`,

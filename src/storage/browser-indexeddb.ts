@@ -41,7 +41,7 @@ function openRequest(dbName: string): IDBOpenDBRequest {
 
 class IndexedDbStorage implements BrowserStorage {
   readonly kind = 'indexeddb';
-  logRecords = 0;
+  private records = 0;
   private closed = false;
 
   constructor(
@@ -51,8 +51,12 @@ class IndexedDbStorage implements BrowserStorage {
     private readonly release: () => void,
   ) {}
 
+  get logRecords(): number {
+    return this.records;
+  }
+
   get compactionDue(): boolean {
-    return this.logRecords >= this.compactEvery;
+    return this.records >= this.compactEvery;
   }
 
   async load(): Promise<{ snapshot: Uint8Array | null; log: Uint8Array[] }> {
@@ -62,7 +66,7 @@ class IndexedDbStorage implements BrowserStorage {
       requestResult<Uint8Array[]>(tx.objectStore(LOG).getAll()),
       completion(tx),
     ]);
-    this.logRecords = log.length;
+    this.records = log.length;
     return { snapshot: snapshot ?? null, log };
   }
 
@@ -71,7 +75,7 @@ class IndexedDbStorage implements BrowserStorage {
     const tx = this.transaction('readwrite');
     tx.objectStore(LOG).add(record.slice());
     await completion(tx);
-    this.logRecords++;
+    this.records++;
   }
 
   async compact(snapshot: Uint8Array): Promise<void> {
@@ -79,7 +83,7 @@ class IndexedDbStorage implements BrowserStorage {
     tx.objectStore(SNAPSHOT).put(snapshot.slice(), SNAPSHOT);
     tx.objectStore(LOG).clear();
     await completion(tx);
-    this.logRecords = 0;
+    this.records = 0;
   }
 
   async close(): Promise<void> {

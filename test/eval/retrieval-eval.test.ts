@@ -80,13 +80,31 @@ describe('Orama baselines', () => {
     expect(await orama.bm25('cello', 3, ['speaker:Bob'])).toEqual(['c']);
     expect((await orama.hybrid('cello', 3, ['speaker:Alice']))[0]).toBe('a');
   });
+
+  it("use the ledger's terms by default (stop words out, identifiers split), Orama's own on request", async () => {
+    const docs = [
+      { id: 'a', body: 'the parse_status of the frame' },
+      { id: 'b', body: 'what a day' },
+    ];
+    const ledgerTerms = await createOramaBaseline(docs, hashedTrigramEmbedder());
+    const shipped = await createOramaBaseline(docs, hashedTrigramEmbedder(), 'orama');
+    expect(await ledgerTerms.bm25('what the', 2)).toEqual([]);
+    expect(await shipped.bm25('what the', 2)).toContain('b');
+    expect(await ledgerTerms.bm25('status', 2)).toEqual(['a']);
+  });
 });
 
 describe('LoCoMo evaluation', () => {
   it('reports recall per category for every system, abstention and the repairs', async () => {
     const data = parseLocomo(await json('locomo-mini.json'));
     const r = await evaluateLocomo(data, pooled);
-    expect(r.config).toMatchObject({ dates: 'node', scope: 'speaker', k: 10, supportThreshold: 0.5 });
+    expect(r.config).toMatchObject({
+      dates: 'node',
+      scope: 'speaker',
+      oramaTokenizer: 'ledger',
+      k: 10,
+      supportThreshold: 0.5,
+    });
     expect(r.data).toMatchObject({
       conversations: 1,
       turns: 8,
@@ -173,6 +191,8 @@ describe('report and command line', () => {
     };
     const a = io();
     expect(await runEvalRetrieval(['--dates', 'sometimes'], a.io)).toBe(2);
+    expect(await runEvalRetrieval(['--orama-tokenizer', 'spacy'], a.io)).toBe(2);
+    expect(await runEvalRetrieval(['stray'], a.io)).toBe(2);
     expect(a.err.join('')).toContain('Usage: npm run eval:retrieval');
     const b = io();
     expect(await runEvalRetrieval(['--only', 'locomo', '--locomo', 'no/such/file.json'], b.io)).toBe(1);
