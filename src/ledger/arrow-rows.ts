@@ -99,7 +99,10 @@ export function rowsToIPC(table: TableName, rows: ReadonlyArray<object>): Uint8A
 export function rowsToTable(table: TableName, rows: ReadonlyArray<object>): Table {
   const columns: Record<string, Vector> = {};
   for (const [name, type, get] of COLUMNS[table] as ReadonlyArray<Column<object>>) {
-    const data: Data = type === 'int' ? intData(rows, get as (r: object) => number | null) : utf8Data(rows, get as (r: object) => string | null);
+    const data: Data =
+      type === 'int'
+        ? intData(rows, get as (r: object) => number | null)
+        : utf8Data(rows, get as (r: object) => string | null);
     columns[name] = makeVector(data as Data<Int32>) as Vector;
   }
   return makeTable(columns as never) as unknown as Table;

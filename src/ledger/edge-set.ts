@@ -35,7 +35,8 @@ export class EdgeSet {
   /** Adds the pair; false when it was already present. */
   add(src: number, target: number): boolean {
     if (this.has(src, target)) return false;
-    if ((this.used + 1) * 2 > this.srcs.length) this.rehash(this.size + 1 > this.srcs.length / 4 ? this.srcs.length * 2 : this.srcs.length);
+    if ((this.used + 1) * 2 > this.srcs.length)
+      this.rehash(this.size + 1 > this.srcs.length / 4 ? this.srcs.length * 2 : this.srcs.length);
     const { srcs, mask } = this;
     let i = slot(src, target) & mask;
     while (srcs[i]! >= 0) i = (i + 1) & mask;

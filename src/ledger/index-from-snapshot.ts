@@ -22,7 +22,8 @@ export function loadIndexFromSnapshot(
     const expected = manifest.tables.find((t) => t.name === name)?.rows ?? 0;
     if (expected === 0) return null;
     const table = tableFromIPC(sections.get(name)!);
-    if (table.numRows !== expected) throw new Error(`${name}: ${table.numRows} rows in the section, manifest says ${expected}`);
+    if (table.numRows !== expected)
+      throw new Error(`${name}: ${table.numRows} rows in the section, manifest says ${expected}`);
     return table;
   };
 
@@ -46,9 +47,26 @@ export function loadIndexFromSnapshot(
     const text = (name: string) => texts(nodes, name);
     const int = (name: string) => nullableInts(nodes, name);
     const [id, kind, status, authority, path, revision, verifier, tool, role, changed, meta] = [
-      'id', 'kind', 'status', 'authority', 'path', 'revision', 'verifier', 'tool', 'role', 'changed', 'meta',
+      'id',
+      'kind',
+      'status',
+      'authority',
+      'path',
+      'revision',
+      'verifier',
+      'tool',
+      'role',
+      'changed',
+      'meta',
     ].map(text) as Array<(i: number) => string | null>;
-    const [bkey, rangeStart, rangeEnd, tx, validFrom, validTo] = ['bkey', 'range_start', 'range_end', 'tx', 'valid_from', 'valid_to'].map(int) as Array<(i: number) => number | null>;
+    const [bkey, rangeStart, rangeEnd, tx, validFrom, validTo] = [
+      'bkey',
+      'range_start',
+      'range_end',
+      'tx',
+      'valid_from',
+      'valid_to',
+    ].map(int) as Array<(i: number) => number | null>;
     // Counters cover every version, not only the latest.
     for (let i = 0; i < vkey.length; i++) {
       index.nextVkey = Math.max(index.nextVkey, vkey[i]! + 1);
@@ -106,7 +124,9 @@ export function loadIndexFromSnapshot(
 
   const transactions = read('transactions');
   if (transactions) {
-    const [tx, epoch, nodeCount, edgeCount, transitions] = ['tx', 'epoch', 'nodes', 'edges', 'transitions'].map((c) => ints(transactions, c));
+    const [tx, epoch, nodeCount, edgeCount, transitions] = ['tx', 'epoch', 'nodes', 'edges', 'transitions'].map((c) =>
+      ints(transactions, c),
+    );
     const kind = texts(transactions, 'kind');
     const archived = nullableInts(transactions, 'archived_tx');
     for (let i = 0; i < tx!.length; i++) {
@@ -135,12 +155,15 @@ interface Chunk {
 /** The single chunk of a column (sections are written as one batch). */
 function chunkOf(table: Table, name: string, type: string): Chunk {
   const vector = table.getChild(name);
-  if (!vector || vector.data.length !== 1 || String(vector.type) !== type) throw new Error(`column ${name} is not one ${type} batch`);
+  if (!vector || vector.data.length !== 1 || String(vector.type) !== type)
+    throw new Error(`column ${name} is not one ${type} batch`);
   return vector.data[0] as unknown as Chunk;
 }
 
 const validAt = (c: Chunk, i: number): boolean =>
-  !c.nullBitmap || c.nullBitmap.length === 0 || ((c.nullBitmap[(c.offset + i) >> 3]! >> ((c.offset + i) & 7)) & 1) === 1;
+  !c.nullBitmap ||
+  c.nullBitmap.length === 0 ||
+  ((c.nullBitmap[(c.offset + i) >> 3]! >> ((c.offset + i) & 7)) & 1) === 1;
 
 /** A non-null Int32 column. */
 function ints(table: Table, name: string): Int32Array {

@@ -18,13 +18,13 @@ import { type RerunCandidate, rerunCandidates } from '../working-set/rerun.js';
 import type { MaterializeRequest } from '../working-set/types.js';
 import type { WorkingSet } from '../working-set/working-set.js';
 import { rowsToIPC } from './arrow-rows.js';
-import { literalInsertSql } from './literal-rows.js';
 import { type HashTexts, webCryptoHashTexts } from './content-hash.js';
+import { loadIndexFromSnapshot } from './index-from-snapshot.js';
 import { LedgerIndex } from './ledger-index.js';
+import { literalInsertSql } from './literal-rows.js';
 import { planArchive } from './plan-archive.js';
 import { type BodyHashes, type CommitPlan, planCommit } from './plan-commit.js';
 import type { NodeRow } from './rows.js';
-import { loadIndexFromSnapshot } from './index-from-snapshot.js';
 import { exportTableIPC } from './snapshot-export.js';
 import {
   type DecodedSnapshot,
@@ -100,7 +100,8 @@ export class Ledger {
       );
       for (const name of TABLES) {
         const n = counts.getChild(name)?.get(0);
-        if (n !== manifest.counts[name]) throw new Error(`${name}: ${n} rows restored, manifest says ${manifest.counts[name]}`);
+        if (n !== manifest.counts[name])
+          throw new Error(`${name}: ${n} rows restored, manifest says ${manifest.counts[name]}`);
       }
     } catch (cause) {
       throw new LedgerError(
@@ -309,7 +310,8 @@ export class Ledger {
     for (const c of plan.closures) if (c.target === 'node') closed.add(c.key);
     for (const row of plan.nodes) if (closed.delete(row.vkey)) row.valid_to = epoch;
     const batch = ['BEGIN TRANSACTION'];
-    if (closed.size > 0) batch.push(`UPDATE nodes SET valid_to = ${intLiteral(epoch)} WHERE vkey IN ${intList([...closed])}`);
+    if (closed.size > 0)
+      batch.push(`UPDATE nodes SET valid_to = ${intLiteral(epoch)} WHERE vkey IN ${intList([...closed])}`);
     const streams: Array<[TableName, Uint8Array]> = [];
     const inserts: Array<[TableName, readonly object[]]> = [
       ['bodies', plan.bodies],
@@ -330,7 +332,9 @@ export class Ledger {
       try {
         await beforeCommit();
       } catch (cause) {
-        throw cause instanceof LedgerError ? cause : new LedgerError('STORAGE_FAILED', { field: 'storage', reason: String(cause) }, cause);
+        throw cause instanceof LedgerError
+          ? cause
+          : new LedgerError('STORAGE_FAILED', { field: 'storage', reason: String(cause) }, cause);
       }
       await engine.run('COMMIT');
     } catch (e) {

@@ -23,7 +23,10 @@ export interface CommitPlan {
 const KIND_BITS: ReadonlyMap<string, number> = new Map(NODE_KINDS.map((k, i) => [k, 1 << i]));
 const kindMask = (kinds: readonly string[]): number => kinds.reduce((m, k) => m | KIND_BITS.get(k)!, 0);
 const JOIN_MASKS: ReadonlyMap<string, { index: number; from: number; to: number }> = new Map(
-  EDGE_KINDS.map((k) => [k, { index: EDGE_KIND_INDEX.get(k)!, from: kindMask(EDGE_JOINS[k].from), to: kindMask(EDGE_JOINS[k].to) }]),
+  EDGE_KINDS.map((k) => [
+    k,
+    { index: EDGE_KIND_INDEX.get(k)!, from: kindMask(EDGE_JOINS[k].from), to: kindMask(EDGE_JOINS[k].to) },
+  ]),
 );
 
 /** Content hash of each node's body, by the node's position in the transaction (undefined when
@@ -141,7 +144,15 @@ export function planCommit(
     if (index.validEdges.has(src.nid, target) || !edgeKeys.add(src.nid, target)) {
       throw new LedgerError('DUPLICATE_EDGE', { field: `edges[${i}]`, from: e.from, to: e.to, kind: e.kind });
     }
-    edgeRows.push({ ekey: nextEkey++, src: src.nid, dst: dst.nid, kind: e.kind, tx: txNo, valid_from: epoch, valid_to: null });
+    edgeRows.push({
+      ekey: nextEkey++,
+      src: src.nid,
+      dst: dst.nid,
+      kind: e.kind,
+      tx: txNo,
+      valid_from: epoch,
+      valid_to: null,
+    });
     if (e.kind === 'contradicts') contradictions.push({ from: e.from, to: e.to });
   }
 

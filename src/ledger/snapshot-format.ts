@@ -51,7 +51,9 @@ export interface DecodedSnapshot {
 
 /** True for the result of `decodeSnapshot` (a caller that verified a snapshot once passes it on). */
 export function isDecodedSnapshot(x: unknown): x is DecodedSnapshot {
-  return typeof x === 'object' && x !== null && !(x instanceof Uint8Array) && (x as DecodedSnapshot).sections instanceof Map;
+  return (
+    typeof x === 'object' && x !== null && !(x instanceof Uint8Array) && (x as DecodedSnapshot).sections instanceof Map
+  );
 }
 
 /** Parses and verifies a snapshot; any inconsistency is SNAPSHOT_CORRUPT naming what failed. */

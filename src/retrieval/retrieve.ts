@@ -82,16 +82,19 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   });
   const { engine } = ctx;
   await engine.run(prepareVisibleSql(q.epoch, q.authority));
-  const visibleRows = rowsOf<{ nid: number }>(
-    await engine.query('SELECT nid FROM retrieval_visible'),
-  );
+  const visibleRows = rowsOf<{ nid: number }>(await engine.query('SELECT nid FROM retrieval_visible'));
   const visibleSet = new Set(visibleRows.map((r) => r.nid));
   const on = q.channels;
-  if ((on.has('lexical') || on.has('vector')) && (q.text !== null || q.vector !== null)) await (await ctx.searchIndex()).catchUp();
+  if ((on.has('lexical') || on.has('vector')) && (q.text !== null || q.vector !== null))
+    await (await ctx.searchIndex()).catchUp();
 
   const exact = on.has('exact') ? await exactChannel(engine, q) : { hits: new Map(), missing: [], superseded: 0 };
-  const lexical = on.has('lexical') ? await lexicalChannel(engine, q) : { hits: new Map(), idf: new Map(), matched: new Map() };
-  const vector = on.has('vector') ? await vectorChannel(engine, q, ctx.embedder, ctx.nidOf, (n) => visibleSet.has(n)) : new Map();
+  const lexical = on.has('lexical')
+    ? await lexicalChannel(engine, q)
+    : { hits: new Map(), idf: new Map(), matched: new Map() };
+  const vector = on.has('vector')
+    ? await vectorChannel(engine, q, ctx.embedder, ctx.nidOf, (n) => visibleSet.has(n))
+    : new Map();
   const explicitSeeds = seedIds.map((id) => ctx.nidOf(id)!).filter((n) => visibleSet.has(n));
   const firstCandidates = topSeeds([exact.hits, lexical.hits], 8);
   const graph = on.has('graph')

@@ -179,7 +179,8 @@ function checkRange(v: unknown, suffix: string): asserts v is LineRange {
  * it to what `Object.keys` would list. */
 function checkKeys(o: Record<string, unknown>, allowed: Set<string>, inRecord: boolean): void {
   for (const k in o) {
-    if (!allowed.has(k) && Object.hasOwn(o, k)) throw new LedgerError('INVALID_FIELD', { field: inRecord ? at(`.${k}`) : k, reason: 'unknown field' });
+    if (!allowed.has(k) && Object.hasOwn(o, k))
+      throw new LedgerError('INVALID_FIELD', { field: inRecord ? at(`.${k}`) : k, reason: 'unknown field' });
   }
 }
 

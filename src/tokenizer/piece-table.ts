@@ -84,7 +84,8 @@ export class PieceTable {
     this.counts = new Int32Array(capacity);
     this.mask = capacity - 1;
     this.size = 0;
-    for (let i = 0; i < lengths.length; i++) if (lengths[i]! >= 0) this.insert(hashes[i]!, starts[i]!, lengths[i]!, counts[i]!);
+    for (let i = 0; i < lengths.length; i++)
+      if (lengths[i]! >= 0) this.insert(hashes[i]!, starts[i]!, lengths[i]!, counts[i]!);
   }
 }
 

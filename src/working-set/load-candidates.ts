@@ -57,7 +57,13 @@ export async function loadCandidates(
   if (!graphTruncated && walked.length > 0) {
     const lastHop = walked[walked.length - 1]!.hop;
     const lastLevel = walked.filter((r) => r.hop === lastHop).map((r) => r.nid);
-    const cut = await engine.query(cutAtFrontierSql(closure, lastLevel, walked.map((r) => r.nid)));
+    const cut = await engine.query(
+      cutAtFrontierSql(
+        closure,
+        lastLevel,
+        walked.map((r) => r.nid),
+      ),
+    );
     graphTruncated = cut.getChild('cut')?.get(0) === true;
   }
   const kept = walked.slice(0, req.maxNodes);

@@ -40,7 +40,12 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
   const coveredBy = new Map<number, number[]>();
   for (const e of graph.edges) {
-    if (e.kind !== 'cites' || graph.candidates.get(e.src)?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence') continue;
+    if (
+      e.kind !== 'cites' ||
+      graph.candidates.get(e.src)?.kind !== 'tool_result' ||
+      graph.candidates.get(e.dst)?.kind !== 'evidence'
+    )
+      continue;
     coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
   }
   const { included, excluded } = packUnits(units, req.budget, refCost, coveredBy);

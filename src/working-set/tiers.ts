@@ -44,7 +44,8 @@ export function assignTiers(
     if (currentActions.has(c.nid)) give(c.nid, 2, 'current action');
     // A failing outcome is open work (its message is what the agent must fix); a passing one is
     // a dependency of what it verified.
-    if (c.kind === 'verifier_outcome') give(c.nid, failing(c) ? 3 : 5, failing(c) ? 'failing verifier' : 'verifier outcome');
+    if (c.kind === 'verifier_outcome')
+      give(c.nid, failing(c) ? 3 : 5, failing(c) ? 'failing verifier' : 'verifier outcome');
     if (c.kind === 'evidence') give(c.nid, 4, 'current evidence');
   }
   for (const e of edges) {

@@ -28,7 +28,9 @@ async function commitAll(ledger: Ledger, txs: Transaction[]): Promise<void> {
 }
 
 export async function ledgerBench(): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [{ metric: 'machine load at start (1-min average)', value: loadAverage(), unit: 'runnable' }];
+  const rows: BenchRow[] = [
+    { metric: 'machine load at start (1-min average)', value: loadAverage(), unit: 'runnable' },
+  ];
   for (const n of [10_000, 100_000]) {
     const ledger = await openLedger();
     const txs = bulkTransactions(n);
@@ -41,7 +43,11 @@ export async function ledgerBench(): Promise<BenchRow[]> {
       target: '>= 100000',
       met: rate >= 100_000,
     });
-    rows.push({ metric: `  same, per CPU-second of this process`, value: Math.round(n / (cpuMs / 1000)), unit: 'nodes/s' });
+    rows.push({
+      metric: `  same, per CPU-second of this process`,
+      value: Math.round(n / (cpuMs / 1000)),
+      unit: 'nodes/s',
+    });
     if (n === 100_000) {
       const [bytes, snapMs, snapCpu] = await timedCpu(() => ledger.snapshot());
       rows.push({ metric: 'snapshot at 100k nodes', value: Math.round(snapMs), unit: 'ms' });

@@ -1,5 +1,5 @@
-import { openLedger } from '../../src/entries/node.js';
 import { rowsOf } from '../../src/engine/rows.js';
+import { openLedger } from '../../src/entries/node.js';
 import { type BenchRow, percentile, rssMiB, timed } from './bench-util.js';
 import { sessionGraph } from './session-graph.js';
 
@@ -22,11 +22,18 @@ export async function materializeBench(sizes = [1_000, 10_000, 100_000], runs = 
     }
     const target = n === 10_000 ? 10 : n === 100_000 ? 50 : undefined;
     const p50 = percentile(lat, 50);
-    rows.push({ metric: `materialize p50, ${nodes} nodes (${items} items at 8k tokens)`, value: p50, unit: 'ms', ...(target ? { target: `<= ${target}`, met: p50 <= target } : {}) });
+    rows.push({
+      metric: `materialize p50, ${nodes} nodes (${items} items at 8k tokens)`,
+      value: p50,
+      unit: 'ms',
+      ...(target ? { target: `<= ${target}`, met: p50 <= target } : {}),
+    });
     rows.push({ metric: `materialize p95, ${nodes} nodes`, value: percentile(lat, 95), unit: 'ms' });
 
     // The same bounded breadth-first closure (6 hops, 128 nodes) in JS over adjacency lists.
-    const edges = rowsOf<{ src: number; dst: number }>(await ledger.engine.query('SELECT src, dst FROM edges WHERE valid_to IS NULL'));
+    const edges = rowsOf<{ src: number; dst: number }>(
+      await ledger.engine.query('SELECT src, dst FROM edges WHERE valid_to IS NULL'),
+    );
     const adj = new Map<number, number[]>();
     for (const e of edges) adj.set(e.src, [...(adj.get(e.src) ?? []), e.dst]);
     const roots = [ledger.index.nodes.get('task')!.nid, ledger.index.nodes.get('steer')!.nid];
@@ -35,7 +42,11 @@ export async function materializeBench(sizes = [1_000, 10_000, 100_000], runs = 
       const [, ms] = await timed(async () => bfs(adj, roots, 6, 128));
       js.push(ms);
     }
-    rows.push({ metric: `same closure in JS (in-memory BFS) p50, ${nodes} nodes`, value: percentile(js, 50), unit: 'ms' });
+    rows.push({
+      metric: `same closure in JS (in-memory BFS) p50, ${nodes} nodes`,
+      value: percentile(js, 50),
+      unit: 'ms',
+    });
     rows.push({ metric: `RSS after ${nodes} nodes`, value: rssMiB(), unit: 'MiB' });
     await ledger.close();
   }
@@ -47,7 +58,7 @@ function bfs(adj: ReadonlyMap<number, number[]>, roots: number[], hops: number, 
   let frontier = roots;
   for (let h = 0; h < hops && seen.size < max; h++) {
     const next: number[] = [];
-    for (const n of frontier) for (const m of adj.get(n) ?? []) if (!seen.has(m)) (seen.add(m), next.push(m));
+    for (const n of frontier) for (const m of adj.get(n) ?? []) if (!seen.has(m)) seen.add(m), next.push(m);
     frontier = next;
   }
   return [...seen].slice(0, max);

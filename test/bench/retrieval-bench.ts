@@ -25,9 +25,16 @@ export async function retrievalBench(sizes = [10_000, 100_000], runs = 20): Prom
     const [, catchUp] = await timed(() => ledger.retrieve({ ...base, channels: ['lexical', 'vector'] }));
     rows.push({ metric: `first retrieval incl. indexing ${records} records`, value: Math.round(catchUp), unit: 'ms' });
     const target = n === 10_000 ? 15 : 60;
-    for (const channels of [['exact'], ['lexical'], ['vector'], ['graph'], ['exact', 'lexical', 'vector', 'graph']] as const) {
+    for (const channels of [
+      ['exact'],
+      ['lexical'],
+      ['vector'],
+      ['graph'],
+      ['exact', 'lexical', 'vector', 'graph'],
+    ] as const) {
       const lat: number[] = [];
-      for (let i = 0; i < runs; i++) lat.push((await timed(() => ledger.retrieve({ ...base, channels: [...channels] })))[1]);
+      for (let i = 0; i < runs; i++)
+        lat.push((await timed(() => ledger.retrieve({ ...base, channels: [...channels] })))[1]);
       const total = channels.length === 4;
       const p50 = percentile(lat, 50);
       rows.push({
@@ -36,7 +43,11 @@ export async function retrievalBench(sizes = [10_000, 100_000], runs = 20): Prom
         unit: 'ms',
         ...(total ? { target: `<= ${target}`, met: p50 <= target } : {}),
       });
-      rows.push({ metric: `retrieve ${total ? 'total' : channels[0]} p95, ${records} records`, value: percentile(lat, 95), unit: 'ms' });
+      rows.push({
+        metric: `retrieve ${total ? 'total' : channels[0]} p95, ${records} records`,
+        value: percentile(lat, 95),
+        unit: 'ms',
+      });
     }
     await ledger.close();
   }

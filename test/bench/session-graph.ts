@@ -30,7 +30,15 @@ export function sessionGraph(n: number, batch = 500): Transaction[] {
       { id: act, kind: 'action', status: s === steps ? 'open' : 'resolved', body: syntheticBody(s * 7, 120) },
       { id: call, kind: 'tool_call', tool: 'bash', body: `sed -n '${s},${s + 40}p' ${path}` },
       { id: res, kind: 'tool_result', authority: 'tool:bash', body: syntheticBody(s * 7 + 1, 500) },
-      { id: ev, kind: 'evidence', authority: 'repo', path, revision: `r${Math.floor(s / 5)}`, range: [s % 400 + 1, s % 400 + 40], body: syntheticBody(s * 7 + 2, 400) },
+      {
+        id: ev,
+        kind: 'evidence',
+        authority: 'repo',
+        path,
+        revision: `r${Math.floor(s / 5)}`,
+        range: [(s % 400) + 1, (s % 400) + 40],
+        body: syntheticBody(s * 7 + 2, 400),
+      },
     );
     edges.push(
       { from: 'task', to: act, kind: 'plans' },
@@ -39,16 +47,34 @@ export function sessionGraph(n: number, batch = 500): Transaction[] {
       { from: res, to: ev, kind: 'cites' },
     );
     if (s > 3) {
-      edges.push({ from: act, to: `act:${s - 1}`, kind: 'depends_on' }, { from: act, to: `ev:${s - 3}`, kind: 'cites' });
+      edges.push(
+        { from: act, to: `act:${s - 1}`, kind: 'depends_on' },
+        { from: act, to: `ev:${s - 3}`, kind: 'cites' },
+      );
       edges.push({ from: ev, to: `ev:${s - 2}`, kind: 'depends_on' });
     }
     if (s % 5 === 0) {
-      nodes.push({ id: `ver:${s}`, kind: 'verifier_outcome', authority: 'tool:bash', verifier: `pytest tests/test_mod${s % 50}.py`, status: s % 10 === 0 ? 'passed' : 'failed', body: syntheticBody(s * 7 + 3, 200) });
+      nodes.push({
+        id: `ver:${s}`,
+        kind: 'verifier_outcome',
+        authority: 'tool:bash',
+        verifier: `pytest tests/test_mod${s % 50}.py`,
+        status: s % 10 === 0 ? 'passed' : 'failed',
+        body: syntheticBody(s * 7 + 3, 200),
+      });
       edges.push({ from: act, to: `ver:${s}`, kind: 'verified_by' }, { from: `ver:${s}`, to: ev, kind: 'cites' });
     }
     if (s % 10 === 0) {
-      nodes.push({ id: `claim:${s}`, kind: 'claim', status: s % 20 === 0 ? 'resolved' : 'open', body: syntheticBody(s * 7 + 4, 150) });
-      edges.push({ from: 'task', to: `claim:${s}`, kind: 'requires' }, { from: `claim:${s}`, to: ev, kind: 'supported_by' });
+      nodes.push({
+        id: `claim:${s}`,
+        kind: 'claim',
+        status: s % 20 === 0 ? 'resolved' : 'open',
+        body: syntheticBody(s * 7 + 4, 150),
+      });
+      edges.push(
+        { from: 'task', to: `claim:${s}`, kind: 'requires' },
+        { from: `claim:${s}`, to: ev, kind: 'supported_by' },
+      );
     }
     if (s % batch === 0 || s === steps) {
       txs.push({ epoch: txs.length, nodes, edges });

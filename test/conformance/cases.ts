@@ -21,7 +21,10 @@ export interface ConformanceResult {
   snapshotBytes: number;
 }
 
-export async function runConformance(openLedger: OpenLedger, session: readonly Transaction[]): Promise<ConformanceResult> {
+export async function runConformance(
+  openLedger: OpenLedger,
+  session: readonly Transaction[],
+): Promise<ConformanceResult> {
   const ledger = await openLedger();
   try {
     const receipts = [];
@@ -32,7 +35,10 @@ export async function runConformance(openLedger: OpenLedger, session: readonly T
         await ledger.commit(bad as Transaction);
         rejected.push({ code: 'ACCEPTED', field: null });
       } catch (e) {
-        rejected.push({ code: (e as { code: string }).code, field: (e as { details?: { field?: unknown } }).details?.field });
+        rejected.push({
+          code: (e as { code: string }).code,
+          field: (e as { details?: { field?: unknown } }).details?.field,
+        });
       }
     }
     const asOf: Record<string, unknown> = {};

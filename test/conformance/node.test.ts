@@ -6,7 +6,12 @@ import { runConformance } from './cases.js';
 describe('conformance (Node, from source)', () => {
   it('runs the whole suite and is deterministic across two runs', async () => {
     const a = await runConformance(openLedger, RMDX_SESSION);
-    expect(a.rejected.map((r) => r.code)).toEqual(['INVALID_NODE_KIND', 'DANGLING_EDGE', 'DUPLICATE_ID', 'INVALID_RANGE']);
+    expect(a.rejected.map((r) => r.code)).toEqual([
+      'INVALID_NODE_KIND',
+      'DANGLING_EDGE',
+      'DUPLICATE_ID',
+      'INVALID_RANGE',
+    ]);
     expect(a.restoredSnapshotSha256).toBe(a.snapshotSha256);
     const b = await runConformance(openLedger, RMDX_SESSION);
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));

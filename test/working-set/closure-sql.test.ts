@@ -32,14 +32,24 @@ beforeAll(async () => {
 afterAll(() => pool.close());
 
 const walk = async (epoch: number, hops: number, authority: string[] | null) =>
-  rowsOf<{ nid: number; hop: number }>(await ledger.engine.query(closureSql({ epoch, roots: [0], authority, hops, maxNodes: 128 }))).map(
-    (r) => `${ledger.index.byNid[r.nid]!.id}@${r.hop}`,
-  );
+  rowsOf<{ nid: number; hop: number }>(
+    await ledger.engine.query(closureSql({ epoch, roots: [0], authority, hops, maxNodes: 128 })),
+  ).map((r) => `${ledger.index.byNid[r.nid]!.id}@${r.hop}`);
 const cut = async (epoch: number, hops: number, authority: string[] | null) => {
   const q = { epoch, roots: [0], authority, hops };
   const walked = rowsOf<{ nid: number; hop: number }>(await ledger.engine.query(closureSql({ ...q, maxNodes: 128 })));
   const last = walked.filter((r) => r.hop === walked[walked.length - 1]!.hop).map((r) => r.nid);
-  return (await ledger.engine.query(cutAtFrontierSql(q, last, walked.map((r) => r.nid)))).getChild('cut')?.get(0);
+  return (
+    await ledger.engine.query(
+      cutAtFrontierSql(
+        q,
+        last,
+        walked.map((r) => r.nid),
+      ),
+    )
+  )
+    .getChild('cut')
+    ?.get(0);
 };
 
 describe('closure SQL', () => {

@@ -57,11 +57,17 @@ describe('the RMD-X session', () => {
     for (const tx of RMDX_SESSION) await own.commit(tx);
     const open = await own.materialize({ budget: { tokens: 400 } });
     expect(ids(open)).toContain('ev:tests:25-40');
-    expect(open.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({ tier: 3, reason: 'cited by open edit' });
+    expect(open.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({
+      tier: 3,
+      reason: 'cited by open edit',
+    });
     await own.commit({ epoch: 12, transitions: [{ id: 'act:12', status: 'resolved' }] });
     const done = await own.materialize({ budget: { tokens: 400 } });
     // Still a valid view of the file, so still ranked as current evidence — but below open work.
-    expect(done.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({ tier: 4, reason: 'current evidence' });
+    expect(done.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({
+      tier: 4,
+      reason: 'current evidence',
+    });
   });
 
   it('keeps the range a failing verifier cites (epoch 8: the second test run failed citing driver.py 1-40)', async () => {
