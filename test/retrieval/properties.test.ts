@@ -69,7 +69,7 @@ describe('retrieval properties over random sessions', () => {
         expect(kept.reduce((n, e) => n + (e.body?.length ?? 0), 0)).toBeLessThanOrEqual(q.chars);
         expect(JSON.stringify(await full.retrieve({ ...query, authority: SCOPES }))).toBe(JSON.stringify(a));
       }),
-      { numRuns: 30, seed: 31337 },
+      { numRuns: 20, seed: 31337 },
     );
-  }, 600_000);
+  }, 900_000);
 });
