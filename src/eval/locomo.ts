@@ -240,7 +240,7 @@ export const SESSION_SCOPE = 'conversation';
  * The speaker a question is about: the one whose first name it contains as a word, when exactly
  * one does. LoCoMo's adversarial questions (category 5) ask about one speaker what the *other*
  * said; on the shipped data 95% of answerable questions naming one speaker have all their
- * evidence spoken by that speaker, against 25% of the adversarial ones.
+ * evidence spoken by that speaker, against 24% of the adversarial ones.
  */
 export function namedSpeaker(question: string, conv: Pick<LocomoConversation, 'speakers'>): string | null {
   const named = conv.speakers.filter((s) => {
