@@ -9,8 +9,8 @@ import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js
 import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
 
 export * from '../index.js';
+export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
 export {
-  compactLedger,
   type NodeDirectoryOptions,
   type NodeDirectoryStorage,
   nodeDirectoryStorage,

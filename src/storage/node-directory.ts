@@ -58,22 +58,6 @@ export async function nodeDirectoryStorage(
   return new DirectoryStorage(absolute, compactEvery ?? 0, release);
 }
 
-/**
- * Compacts when `storage.compactionDue`: the ledger's snapshot replaces the snapshot file and
- * the log restarts empty. Resolves to whether it compacted. Call it e.g. after each commit with
- * `compactEvery` set; concurrent commits are safe. `storage` must be the ledger's own.
- */
-export function compactLedger(ledger: Ledger, storage: NodeDirectoryStorage): Promise<boolean> {
-  if (!storage.compactionDue) return Promise.resolve(false);
-  // Both are queued now, back to back: the ledger runs queued work in call order, so no commit
-  // lands between taking the snapshot and emptying the log (its record would be lost).
-  const snapshot = ledger.snapshot();
-  return ledger.exclusive(async () => {
-    await storage.compact(await snapshot);
-    return true;
-  });
-}
-
 const SNAPSHOT = 'snapshot.bin';
 const LOG = 'log.bin';
 const TMP = '.tmp';
