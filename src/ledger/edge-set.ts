@@ -23,6 +23,13 @@ export class EdgeSet {
     this.mask = c - 1;
   }
 
+  /** Makes room for `n` more pairs at once (a restore adds 400k: one rehash, not ten). */
+  reserve(n: number): void {
+    let capacity = this.srcs.length;
+    while ((this.used + n) * 2 > capacity) capacity *= 2;
+    if (capacity !== this.srcs.length) this.rehash(capacity);
+  }
+
   has(src: number, target: number): boolean {
     const { srcs, targets, mask } = this;
     for (let i = slot(src, target) & mask; ; i = (i + 1) & mask) {

@@ -38,12 +38,24 @@ export function loadIndexFromSnapshot(
   if (nodes) {
     const vkey = ints(nodes, 'vkey');
     const nid = ints(nodes, 'nid');
-    const latest = new Map<number, number>(); // nid → row of its largest vkey
+    // nid → row of its largest vkey. Nids are dense (one per node, in recording order), so a
+    // typed array serves instead of a 100k-entry Map.
+    let maxNid = -1;
+    let sorted = true;
     for (let i = 0; i < vkey.length; i++) {
-      const at = latest.get(nid[i]!);
-      if (at === undefined || vkey[at]! < vkey[i]!) latest.set(nid[i]!, i);
+      if (nid[i]! < 0) throw new Error('nodes: negative nid');
+      if (nid[i]! > maxNid) maxNid = nid[i]!;
+      if (i > 0 && vkey[i]! <= vkey[i - 1]!) sorted = false;
     }
-    const rows = [...latest.values()].sort((a, b) => vkey[a]! - vkey[b]!);
+    if (maxNid > 2 * vkey.length + 1024) throw new Error('nodes: nids are not dense');
+    const latest = new Int32Array(maxNid + 1).fill(-1);
+    for (let i = 0; i < vkey.length; i++) {
+      const at = latest[nid[i]!]!;
+      if (at < 0 || vkey[at]! < vkey[i]!) latest[nid[i]!] = i;
+    }
+    const rows: number[] = [];
+    for (let i = 0; i < vkey.length; i++) if (latest[nid[i]!] === i) rows.push(i);
+    if (!sorted) rows.sort((a, b) => vkey[a]! - vkey[b]!); // sections are written in vkey order
     const text = (name: string) => texts(nodes, name);
     const int = (name: string) => nullableInts(nodes, name);
     const [id, kind, status, authority, path, revision, verifier, tool, role, changed, meta] = [
@@ -105,6 +117,7 @@ export function loadIndexFromSnapshot(
     const dst = ints(edges, 'dst');
     const kind = texts(edges, 'kind');
     const validTo = nullableInts(edges, 'valid_to');
+    index.validEdges.reserve(ekey.length);
     let next = index.nextEkey;
     for (let i = 0; i < ekey.length; i++) {
       next = Math.max(next, ekey[i]! + 1);
@@ -155,9 +168,9 @@ interface Chunk {
 /** The single chunk of a column (sections are written as one batch). */
 function chunkOf(table: Table, name: string, type: string): Chunk {
   const vector = table.getChild(name);
-  if (!vector || vector.data.length !== 1 || String(vector.type) !== type)
-    throw new Error(`column ${name} is not one ${type} batch`);
-  return vector.data[0] as unknown as Chunk;
+  const data = vector?.data;
+  if (data?.length !== 1 || String(vector?.type) !== type) throw new Error(`column ${name} is not one ${type} batch`);
+  return data[0] as unknown as Chunk;
 }
 
 const validAt = (c: Chunk, i: number): boolean =>
@@ -189,6 +202,31 @@ function texts(table: Table, name: string): (i: number) => string | null {
   const c = chunkOf(table, name, 'Utf8');
   const offsets = c.valueOffsets!;
   const bytes = c.values as Uint8Array;
+  const read = decodeColumn(c, offsets, bytes);
+  if (!REPEATING.has(name)) return read;
+  // Kinds, statuses, authorities repeat row after row: reuse the previous string when the bytes
+  // match (400k edge kinds were 400k fresh strings otherwise).
+  let last = -1;
+  let lastValue: string | null = null;
+  return (i) => {
+    if (!validAt(c, i)) return null;
+    if (last >= 0 && sameValue(bytes, offsets, last, i)) return lastValue;
+    last = i;
+    lastValue = read(i);
+    return lastValue;
+  };
+}
+
+const REPEATING = new Set(['kind', 'status', 'authority', 'role', 'verifier', 'tool']);
+
+function sameValue(bytes: Uint8Array, offsets: Int32Array, a: number, b: number): boolean {
+  const length = offsets[a + 1]! - offsets[a]!;
+  if (offsets[b + 1]! - offsets[b]! !== length) return false;
+  for (let k = 0; k < length; k++) if (bytes[offsets[a]! + k] !== bytes[offsets[b]! + k]) return false;
+  return true;
+}
+
+function decodeColumn(c: Chunk, offsets: Int32Array, bytes: Uint8Array): (i: number) => string | null {
   const start = offsets[0]!;
   const end = offsets[c.length]!;
   let ascii = true;

@@ -109,7 +109,9 @@ function validateNode(n: unknown): asserts n is NodeInput {
   if (n.changed !== undefined) {
     if (!Array.isArray(n.changed))
       throw new LedgerError('INVALID_FIELD', { field: at('.changed'), reason: 'must be an array of ranges' });
-    n.changed.forEach((r, i) => checkRange(r, `.changed[${i}]`));
+    n.changed.forEach((r, i) => {
+      checkRange(r, `.changed[${i}]`);
+    });
   }
   if (n.meta !== undefined) {
     if (!isPlainObject(n.meta))
