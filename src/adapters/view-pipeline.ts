@@ -127,17 +127,7 @@ export function sourceStream(cmd: SimpleCommand, ctx: ViewContext): Stream {
       return { t: 'plain', path, start: 1, whole: true, toEnd: true };
     }
     case 'nl': {
-      const o = getopt(args, {
-        shortWithValue: 'bdfhilnsvw',
-        longWithValue: [
-          'body-numbering',
-          'number-separator',
-          'starting-line-number',
-          'line-increment',
-          'number-width',
-          'number-format',
-        ],
-      });
+      const o = getopt(args, NL_OPTIONS);
       if (o.positional.length !== 1)
         return o.positional.length ? { t: 'uncertain', reason: 'several files' } : { t: 'none' };
       return nlStream(o, ctx.resolve(o.positional[0] as string), 1);
@@ -278,17 +268,7 @@ export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext)
       return lose('cat options transform lines');
     }
     case 'nl': {
-      const o = getopt(args, {
-        shortWithValue: 'bdfhilnsvw',
-        longWithValue: [
-          'body-numbering',
-          'number-separator',
-          'starting-line-number',
-          'line-increment',
-          'number-width',
-          'number-format',
-        ],
-      });
+      const o = getopt(args, NL_OPTIONS);
       if (prev.t !== 'plain' || o.positional.length) return lose('nl over numbered lines');
       return nlStream(o, prev.path, prev.start);
     }
@@ -543,3 +523,16 @@ export function readView(stream: Stream, out: OutputLines, resolve: (p: string) 
   }
   return [view];
 }
+
+/** `nl`'s options that take a value (the same for a file argument and in a pipeline). */
+const NL_OPTIONS = {
+  shortWithValue: 'bdfhilnsvw',
+  longWithValue: [
+    'body-numbering',
+    'number-separator',
+    'starting-line-number',
+    'line-increment',
+    'number-width',
+    'number-format',
+  ],
+};

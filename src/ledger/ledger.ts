@@ -24,7 +24,7 @@ import { LedgerIndex } from './ledger-index.js';
 import { literalInsertSql } from './literal-rows.js';
 import { planArchive } from './plan-archive.js';
 import { type BodyHashes, type CommitPlan, planCommit } from './plan-commit.js';
-import type { NodeRow } from './rows.js';
+import type { BodyColumns, NodeRow } from './rows.js';
 import { exportTableIPC } from './snapshot-export.js';
 import {
   type DecodedSnapshot,
@@ -181,9 +181,7 @@ export class Ledger {
   asOf(epoch: number): Promise<GraphView> {
     return this.exclusive(async () => {
       assertEpoch(epoch);
-      const nodes = rowsOf<NodeRow & { body: string | null; tokens: number | null; body_hash: string | null }>(
-        await this.engine.query(nodesAsOfSql(epoch)),
-      ).map(toNodeRecord);
+      const nodes = rowsOf<NodeRow & BodyColumns>(await this.engine.query(nodesAsOfSql(epoch))).map(toNodeRecord);
       const edges = rowsOf<{
         kind: string;
         tx: number;
@@ -401,9 +399,7 @@ export function encodeLogRecord(record: LogRecord): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(record));
 }
 
-export function toNodeRecord(
-  r: NodeRow & { body: string | null; tokens: number | null; body_hash: string | null },
-): NodeRecord {
+export function toNodeRecord(r: NodeRow & BodyColumns): NodeRecord {
   // Keys in the commit shape's order, then validity: the same record always serialises the same.
   const rec: Partial<NodeRecord> & Record<string, unknown> = { id: r.id, kind: r.kind as NodeKind };
   if (r.status !== null) rec.status = r.status as Status;

@@ -24,6 +24,13 @@ export interface NodeRow {
   valid_to: number | null;
 }
 
+/** The body columns queries join onto node rows. */
+export interface BodyColumns {
+  body_hash: string | null;
+  body: string | null;
+  tokens: number | null;
+}
+
 export interface EdgeRow {
   ekey: number;
   src: number;

@@ -53,6 +53,6 @@ export function personalizedPageRank(
     for (let i = 0; i < ordered.length; i++) next[i]! += back * teleport[i]!;
     rank = next;
   }
-  ordered.forEach((n, i) => out.set(n, rank[i]!));
+  for (let i = 0; i < ordered.length; i++) out.set(ordered[i]!, rank[i]!);
   return out;
 }

@@ -33,7 +33,7 @@ export async function exactChannel(
       revision: string | null;
       range_start: number | null;
       range_end: number | null;
-    }>(await engine.query(exactSql(q.epoch, q.authority, c)));
+    }>(await engine.query(exactSql(c)));
     const old = rowsOf<{ n: number; revision: string | null }>(
       await engine.query(supersededCountSql(q.epoch, q.authority, c.path)),
     )[0];

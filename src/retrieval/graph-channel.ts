@@ -20,7 +20,6 @@ export interface GraphResult {
 export async function graphChannel(
   engine: Engine,
   epoch: number,
-  authority: readonly string[] | null,
   explicitSeeds: readonly number[],
   candidateSeeds: ReadonlyMap<number, number>,
   hops: number,
@@ -33,7 +32,6 @@ export async function graphChannel(
     await engine.query(
       neighbourhoodSql(
         epoch,
-        authority,
         [...seeds.keys()].sort((a, b) => a - b),
         hops,
       ),

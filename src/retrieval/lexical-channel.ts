@@ -20,16 +20,13 @@ export async function lexicalChannel(engine: Engine, q: ResolvedQuery): Promise<
   const terms = [...new Set(textTerms(q.text ?? ''))].sort();
   const idf = new Map<string, number>();
   if (terms.length === 0) return { hits, idf, matched };
-  for (const r of rowsOf<{ term: string; idf: number }>(await engine.query(termIdfSql(q.epoch, q.authority, terms))))
-    idf.set(r.term, r.idf);
+  for (const r of rowsOf<{ term: string; idf: number }>(await engine.query(termIdfSql(terms)))) idf.set(r.term, r.idf);
   const scored = rowsOf<{ bkey: number; score: number; matched: { toArray(): string[] } | string[] }>(
-    await engine.query(bm25Sql(q.epoch, q.authority, terms, q.perChannel)),
+    await engine.query(bm25Sql(terms, q.perChannel)),
   );
   if (scored.length === 0) return { hits, idf, matched };
   const byBody = new Map(scored.map((s) => [s.bkey, s]));
-  for (const r of rowsOf<{ nid: number; bkey: number }>(
-    await engine.query(recordsOfBodiesSql(q.epoch, q.authority, [...byBody.keys()])),
-  )) {
+  for (const r of rowsOf<{ nid: number; bkey: number }>(await engine.query(recordsOfBodiesSql([...byBody.keys()])))) {
     const s = byBody.get(r.bkey)!;
     const words = Array.isArray(s.matched) ? s.matched : [...s.matched.toArray()];
     addHit(hits, r.nid, s.score, `bm25 ${s.score.toFixed(3)}: ${words.join(', ')}`);

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
+import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import { type ChannelScores, type FusedCandidate, fuse } from '../rerank/fuse.js';
 import { type SelectableRecord, selectDiverse } from '../rerank/select.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
@@ -98,7 +99,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const explicitSeeds = seedIds.map((id) => ctx.nidOf(id)!).filter((n) => visibleSet.has(n));
   const firstCandidates = topSeeds([exact.hits, lexical.hits], 8);
   const graph = on.has('graph')
-    ? await graphChannel(engine, q.epoch, q.authority, explicitSeeds, firstCandidates, q.hops)
+    ? await graphChannel(engine, q.epoch, explicitSeeds, firstCandidates, q.hops)
     : { hits: new Map(), edges: [] };
 
   // Required support: each given claim (and each claim the task requires) needs a valid
@@ -140,7 +141,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     for (const t of targets)
       if (!seedSet.has(t)) pool.set(t, { ...(pool.get(t) ?? { exact: 0, lexical: 0, vector: 0, graph: 0 }), graph: 1 });
 
-  const rows = rowsOf<RecordRow>(await engine.query(recordRowsSql(q.epoch, q.authority, [...pool.keys()])));
+  const rows = rowsOf<RecordRow>(await engine.query(recordRowsSql([...pool.keys()])));
   const byNid = new Map(rows.map((r) => [r.nid, r]));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const fused = fuse(new Map([...pool].filter(([n]) => byNid.has(n)).map(([n, s]) => [byNid.get(n)!.id, s])));
@@ -205,7 +206,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
 
   const evidence = selected.map((f) => toEvidence(f, byId.get(f.id)!));
   const contradictions = rowsOf<{ from_id: string; to_id: string }>(
-    await engine.query(contradictionsSql(q.epoch, q.authority, [...selectedNids])),
+    await engine.query(contradictionsSql(q.epoch, [...selectedNids])),
   ).map((r) => ({ from: r.from_id, to: r.to_id }));
   const reasons = (nid: number) =>
     (Object.entries(channels) as Array<[string, ChannelHits]>).flatMap(([, hits]) =>
@@ -240,21 +241,12 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   };
 }
 
-interface RecordRow {
-  nid: number;
-  id: string;
-  kind: string;
-  status: string | null;
-  authority: string;
-  path: string | null;
-  revision: string | null;
-  range_start: number | null;
-  range_end: number | null;
-  tx: number;
-  body_hash: string | null;
-  body: string | null;
-  tokens: number | null;
-}
+/** A retrieved record: the visible node columns with its body. */
+type RecordRow = Pick<
+  NodeRow,
+  'nid' | 'id' | 'kind' | 'status' | 'authority' | 'path' | 'revision' | 'range_start' | 'range_end' | 'tx'
+> &
+  BodyColumns;
 
 function toEvidence(f: FusedCandidate, r: RecordRow): RetrievedEvidence {
   const out: RetrievedEvidence = {

@@ -77,7 +77,7 @@ export class SearchIndex {
     const vectors = await this.embedder.embed(rows.map((r) => r.text));
     const d = this.embedder.dimensions;
     const flat = new Float32Array(rows.length * d);
-    vectors.forEach((v, i) => flat.set(v.subarray(0, d), i * d));
+    for (let i = 0; i < vectors.length; i++) flat.set(vectors[i]!.subarray(0, d), i * d);
     await this.engine.run('BEGIN TRANSACTION');
     try {
       if (pk.length > 0) {
@@ -129,8 +129,8 @@ function utf8(values: string[]) {
   const enc = new TextEncoder();
   const bytes = values.map((v) => enc.encode(v));
   const offsets = new Int32Array(values.length + 1);
-  bytes.forEach((b, i) => (offsets[i + 1] = offsets[i]! + b.length));
+  for (let i = 0; i < bytes.length; i++) offsets[i + 1] = offsets[i]! + bytes[i]!.length;
   const data = new Uint8Array(offsets[values.length]!);
-  bytes.forEach((b, i) => data.set(b, offsets[i]!));
+  for (let i = 0; i < bytes.length; i++) data.set(bytes[i]!, offsets[i]!);
   return makeVector(makeData({ type: new Utf8(), length: values.length, nullCount: 0, valueOffsets: offsets, data }));
 }

@@ -34,13 +34,11 @@ export async function vectorChannel(
       reason: `expected ${embedder.dimensions} dimensions (${embedder.name})`,
     });
   }
-  const scored = rowsOf<{ bkey: number; score: number }>(
-    await engine.query(cosineSql(q.epoch, q.authority, vector, q.perChannel)),
-  ).filter((s) => s.score > 0);
+  const scored = rowsOf<{ bkey: number; score: number }>(await engine.query(cosineSql(vector, q.perChannel))).filter(
+    (s) => s.score > 0,
+  );
   const byBody = new Map(scored.map((s) => [s.bkey, s.score]));
-  for (const r of rowsOf<{ nid: number; bkey: number }>(
-    await engine.query(recordsOfBodiesSql(q.epoch, q.authority, [...byBody.keys()])),
-  )) {
+  for (const r of rowsOf<{ nid: number; bkey: number }>(await engine.query(recordsOfBodiesSql([...byBody.keys()])))) {
     const score = byBody.get(r.bkey)!;
     addHit(hits, r.nid, score, `cosine ${score.toFixed(3)}`);
   }

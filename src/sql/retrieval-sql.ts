@@ -22,11 +22,12 @@ export function prepareVisibleSql(epoch: number, authority: readonly string[] | 
 }
 
 /** Exact channel: records of a path (optionally a revision, a body hash, a range overlap). */
-export function exactSql(
-  epoch: number,
-  authority: readonly string[] | null,
-  c: { path?: string; revision?: string; range?: readonly [number, number]; hash?: string },
-): string {
+export function exactSql(c: {
+  path?: string;
+  revision?: string;
+  range?: readonly [number, number];
+  hash?: string;
+}): string {
   const conds: string[] = [];
   if (c.path !== undefined) conds.push(`v.path = ${stringLiteral(c.path)}`);
   if (c.revision !== undefined) conds.push(`v.revision = ${stringLiteral(c.revision)}`);
@@ -55,12 +56,7 @@ WHERE n.path = ${stringLiteral(path)} AND n.valid_from <= ${intLiteral(epoch)} A
  * BM25 (k1 = 1.2, b = 0.75) over the bodies of visible records, with N, document frequencies
  * and the average length computed over the visible bodies only.
  */
-export function bm25Sql(
-  epoch: number,
-  authority: readonly string[] | null,
-  terms: readonly string[],
-  limit: number,
-): string {
+export function bm25Sql(terms: readonly string[], limit: number): string {
   return `WITH v AS (SELECT * FROM retrieval_visible),
 docs AS (SELECT DISTINCT bkey FROM v WHERE bkey IS NOT NULL),
 stats AS (SELECT count(*)::DOUBLE AS n, coalesce(avg(d.len), 0)::DOUBLE AS avgdl FROM docs JOIN doc_len d USING (bkey)),
@@ -76,7 +72,7 @@ SELECT s.bkey, s.score, s.matched FROM scored s ORDER BY s.score DESC, s.bkey LI
 }
 
 /** Document frequency of query terms among visible bodies (for the support estimate). */
-export function termIdfSql(epoch: number, authority: readonly string[] | null, terms: readonly string[]): string {
+export function termIdfSql(terms: readonly string[]): string {
   return `WITH v AS (SELECT * FROM retrieval_visible),
 docs AS (SELECT DISTINCT bkey FROM v WHERE bkey IS NOT NULL),
 n AS (SELECT count(*)::DOUBLE AS n FROM docs)
@@ -87,12 +83,7 @@ ORDER BY t.term`;
 }
 
 /** Cosine similarity of visible bodies to the query vector, brute force (no vss offline). */
-export function cosineSql(
-  epoch: number,
-  authority: readonly string[] | null,
-  vector: Float32Array,
-  limit: number,
-): string {
+export function cosineSql(vector: Float32Array, limit: number): string {
   const lit = `[${Array.from(vector, (x) => (Number.isFinite(x) ? x.toPrecision(7) : '0')).join(',')}]::FLOAT[${intLiteral(vector.length)}]`;
   return `WITH v AS (SELECT * FROM retrieval_visible),
 docs AS (SELECT DISTINCT bkey FROM v WHERE bkey IS NOT NULL)
@@ -102,22 +93,13 @@ ORDER BY score DESC, bv.bkey LIMIT ${intLiteral(limit)}`;
 }
 
 /** Visible records carrying given bodies (a body may be shared by several records). */
-export function recordsOfBodiesSql(
-  epoch: number,
-  authority: readonly string[] | null,
-  bkeys: readonly number[],
-): string {
+export function recordsOfBodiesSql(bkeys: readonly number[]): string {
   return `WITH v AS (SELECT * FROM retrieval_visible)
 SELECT v.nid, v.bkey FROM v WHERE v.bkey IN ${intList(bkeys)} ORDER BY v.bkey, v.nid`;
 }
 
 /** Visible edges within `hops` of the seeds (both directions), for expansion and PageRank. */
-export function neighbourhoodSql(
-  epoch: number,
-  authority: readonly string[] | null,
-  seeds: readonly number[],
-  hops: number,
-): string {
+export function neighbourhoodSql(epoch: number, seeds: readonly number[], hops: number): string {
   return `WITH RECURSIVE v AS (SELECT * FROM retrieval_visible),
 ve AS (SELECT e.src, e.dst, e.kind FROM edges e JOIN v s ON s.nid = e.src JOIN v d ON d.nid = e.dst
        WHERE ${validAt('e', epoch)} AND e.kind NOT IN ('supersedes')),
@@ -134,14 +116,14 @@ ORDER BY ve.src, ve.dst, ve.kind`;
 }
 
 /** Full rows of visible records, with body text and hash. */
-export function recordRowsSql(epoch: number, authority: readonly string[] | null, nids: readonly number[]): string {
+export function recordRowsSql(nids: readonly number[]): string {
   return `WITH v AS (SELECT * FROM retrieval_visible)
 SELECT v.*, b.hash AS body_hash, b.text AS body, b.tokens AS tokens FROM v LEFT JOIN bodies b ON b.bkey = v.bkey
 WHERE v.nid IN ${intList(nids)} ORDER BY v.nid`;
 }
 
 /** Contradiction edges among the given records. */
-export function contradictionsSql(epoch: number, authority: readonly string[] | null, nids: readonly number[]): string {
+export function contradictionsSql(epoch: number, nids: readonly number[]): string {
   return `WITH v AS (SELECT * FROM retrieval_visible)
 SELECT s.id AS from_id, d.id AS to_id FROM edges e JOIN v s ON s.nid = e.src JOIN v d ON d.nid = e.dst
 WHERE e.kind = 'contradicts' AND ${validAt('e', epoch)} AND (e.src IN ${intList(nids)} OR e.dst IN ${intList(nids)})

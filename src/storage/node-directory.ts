@@ -5,7 +5,6 @@
 import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { LedgerError } from '../errors.js';
-import type { Ledger } from '../ledger/ledger.js';
 import type { StorageAdapter } from '../ledger/storage.js';
 import {
   corrupt,

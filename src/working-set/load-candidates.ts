@@ -1,5 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
+import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
 import {
   candidateEdgesSql,
@@ -36,14 +37,13 @@ const UNIT_EDGES = new Set(['invokes', 'produces', 'mutates']);
 export async function loadCandidates(
   engine: Engine,
   req: ResolvedRequest,
-  rootIds: readonly string[] | null,
   nidOf: (id: string) => number | undefined,
   idOf: (nid: number) => string | undefined,
 ): Promise<CandidateGraph> {
   const explicitRoots = new Set<number>();
   let roots: number[];
-  if (rootIds) {
-    for (const id of rootIds) {
+  if (req.roots) {
+    for (const id of req.roots) {
       const nid = nidOf(id);
       if (nid !== undefined) explicitRoots.add(nid);
     }
@@ -99,19 +99,8 @@ export async function loadCandidates(
   const beyondBound = walked
     .slice(req.maxNodes)
     .filter((r) => !candidates.has(r.nid))
-    .map((r) => ({ nid: r.nid, id: '' }));
-  if (beyondBound.length > 0) {
-    const ids = rowsOf<{ nid: number; id: string }>(
-      await engine.query(
-        candidateNodesSql(
-          req.epoch,
-          beyondBound.map((b) => b.nid),
-        ),
-      ),
-    );
-    const idOf = new Map(ids.map((r) => [r.nid, r.id]));
-    for (const b of beyondBound) b.id = idOf.get(b.nid) ?? String(b.nid);
-  }
+    // Ids come from the ledger's in-memory index: no query for records that are only named.
+    .map((r) => ({ nid: r.nid, id: idOf(r.nid) ?? String(r.nid) }));
   const closed = rowsOf<{ id: string; reason: string; closed_at: number; by_id: string | null }>(
     await engine.query(closedNeighboursSql(req.epoch, req.authority, [...candidates.keys()])),
   ).map((r) => ({ id: r.id, reason: r.reason, closedAt: r.closed_at, by: r.by_id }));
@@ -153,26 +142,26 @@ async function defaultRoots(engine: Engine, req: ResolvedRequest): Promise<numbe
   return roots;
 }
 
-interface NodeRowWithBody {
-  nid: number;
-  id: string;
-  kind: string;
-  status: string | null;
-  authority: string;
-  path: string | null;
-  revision: string | null;
-  range_start: number | null;
-  range_end: number | null;
-  verifier: string | null;
-  tool: string | null;
-  role: string | null;
-  meta: string | null;
-  tx: number;
-  valid_from: number;
-  body_hash: string | null;
-  body: string | null;
-  tokens: number | null;
-}
+/** A candidate row: the node version's columns with its body. */
+type NodeRowWithBody = Pick<
+  NodeRow,
+  | 'nid'
+  | 'id'
+  | 'kind'
+  | 'status'
+  | 'authority'
+  | 'path'
+  | 'revision'
+  | 'range_start'
+  | 'range_end'
+  | 'verifier'
+  | 'tool'
+  | 'role'
+  | 'meta'
+  | 'tx'
+  | 'valid_from'
+> &
+  BodyColumns;
 
 function toCandidate(r: NodeRowWithBody, hop: number): Candidate {
   return {

@@ -30,7 +30,7 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: `roots[${i}]`, id });
     });
   }
-  const graph = await loadCandidates(ctx.engine, req, req.roots, ctx.nidOf, ctx.idOf);
+  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
   // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open

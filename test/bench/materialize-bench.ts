@@ -58,7 +58,13 @@ function bfs(adj: ReadonlyMap<number, number[]>, roots: number[], hops: number, 
   let frontier = roots;
   for (let h = 0; h < hops && seen.size < max; h++) {
     const next: number[] = [];
-    for (const n of frontier) for (const m of adj.get(n) ?? []) if (!seen.has(m)) seen.add(m), next.push(m);
+    for (const n of frontier) {
+      for (const m of adj.get(n) ?? []) {
+        if (seen.has(m)) continue;
+        seen.add(m);
+        next.push(m);
+      }
+    }
     frontier = next;
   }
   return [...seen].slice(0, max);
