@@ -29,6 +29,8 @@ export const ERROR_CATALOGUE = {
   STORAGE_FAILED: 'The storage adapter failed; the commit was not applied',
   LEDGER_CLOSED: 'The ledger is closed',
   ENGINE_FAILED: 'The database engine failed',
+  DEPENDENCY_MISSING: 'An optional package this feature needs is not installed',
+  INVALID_QUERY: 'The SPARQL query is malformed, or asks for more than a read-only view can answer',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
