@@ -11,10 +11,7 @@
  * nodejs_compat, process.memoryUsage() answers zeros), so /memory reports what the isolate can
  * read: the size of DuckDB's wasm linear memory and DuckDB's own accounting.
  */
-import tiktokenModule from '@dqbd/tiktoken/lite/tiktoken_bg.wasm';
-import duckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
 import { type Ledger, openLedger } from 'context-ledger';
-import trampolineModule from 'context-ledger/wasm/trampolines.wasm';
 import { bulkTransactions } from '../synthetic.js';
 
 interface EngineWithStats {
@@ -28,7 +25,7 @@ async function handle(url: URL, method: string): Promise<Response> {
   const ledger = ledgers.get(name);
   switch (`${method} ${url.pathname}`) {
     case 'POST /open':
-      ledgers.set(name, await openLedger({ duckdbModule, trampolineModule, tiktokenModule }));
+      ledgers.set(name, await openLedger());
       return Response.json({ opened: name });
     case 'POST /warm': {
       if (!ledger) break;
