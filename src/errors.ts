@@ -31,6 +31,8 @@ export const ERROR_CATALOGUE = {
   LEDGER_CLOSED: 'The ledger is closed',
   ENGINE_FAILED: 'The database engine failed',
   INTERNAL: 'An unexpected internal failure (a bug: please report it with details.cause)',
+  DEPENDENCY_MISSING: 'An optional package this feature needs is not installed',
+  INVALID_QUERY: 'The SPARQL query is malformed, or asks for more than a read-only view can answer',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-/** The `context-ledger` command. Logic lives in cli.ts so tests can run it in-process. */
-import { runCli } from './cli.js';
+/** The `context-ledger` command. Logic lives in run.ts so tests can run it in-process. */
+import { runCli } from './run.js';
 
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (s) => process.stdout.write(s),

@@ -5,9 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { goldLines } from '../../scripts/eval/gold-lines.js';
 import { fromMiniSweAgent, fromSweAgent } from '../../src/adapters/index.js';
 import type { AdaptedTrace } from '../../src/adapters/types.js';
-import { goldLines } from '../../src/eval/gold-lines.js';
 import { checkTrace, nodesOf } from './trace-check.js';
 
 const data = fileURLToPath(new URL('../../../shared/data/trajectories/', import.meta.url));

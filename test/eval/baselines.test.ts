@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { BASELINES, bm25, recency, recencyPaired } from '../../scripts/eval/baselines.js';
+import { pairsIntact } from '../../scripts/eval/metrics.js';
+import { type Transcript, type TranscriptMessage, transcriptOf } from '../../scripts/eval/transcript.js';
 import { fromMiniSweAgent } from '../../src/adapters/index.js';
-import { BASELINES, bm25, recency, recencyPaired } from '../../src/eval/baselines.js';
-import { pairsIntact } from '../../src/eval/metrics.js';
-import { type Transcript, type TranscriptMessage, transcriptOf } from '../../src/eval/transcript.js';
 
 const msg = (
   id: string,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goldLines } from '../../src/eval/gold-lines.js';
+import { goldLines } from '../../scripts/eval/gold-lines.js';
 
 const modify = `diff --git a/pkg/calc.py b/pkg/calc.py
 index 1111111..2222222 100644

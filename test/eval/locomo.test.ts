@@ -9,7 +9,7 @@ import {
   parseLocomo,
   repairEvidenceId,
   turnBody,
-} from '../../src/eval/locomo.js';
+} from '../../scripts/eval/locomo.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const FIXTURE = new URL('../fixtures/retrieval/locomo-mini.json', import.meta.url);

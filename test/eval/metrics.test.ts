@@ -7,7 +7,7 @@ import {
   recallOf,
   seededRandom,
   usableGold,
-} from '../../src/eval/metrics.js';
+} from '../../scripts/eval/metrics.js';
 
 describe('usableGold', () => {
   it('trims trailing whitespace and drops blank and very short lines, counting them', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bareTitle, entitiesOf, musiqueTransactions, parseMusique, passageLinks } from '../../src/eval/musique.js';
+import { bareTitle, entitiesOf, musiqueTransactions, parseMusique, passageLinks } from '../../scripts/eval/musique.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const read = (name: string) =>

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LedgerPool } from '../../src/eval/ledger-pool.js';
-import { type ContextRecord, METHODS, type ReplayInput, replayTrajectories } from '../../src/eval/replay.js';
+import { LedgerPool } from '../../scripts/eval/ledger-pool.js';
+import { type ContextRecord, METHODS, type ReplayInput, replayTrajectories } from '../../scripts/eval/replay.js';
 
 const fixture = JSON.parse(
   readFileSync(new URL('../fixtures/transcripts/mini-swe-agent.traj.json', import.meta.url), 'utf8'),

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runEvalRetrieval } from '../../src/cli/eval-retrieval.js';
-import { locomoTransactions, parseLocomo } from '../../src/eval/locomo.js';
-import { parseMusique } from '../../src/eval/musique.js';
-import { createOramaBaseline } from '../../src/eval/orama-baseline.js';
+import { locomoTransactions, parseLocomo } from '../../scripts/eval/locomo.js';
+import { parseMusique } from '../../scripts/eval/musique.js';
+import { createOramaBaseline } from '../../scripts/eval/orama-baseline.js';
 import {
   abstainAt,
   evaluateLocomo,
@@ -15,8 +14,9 @@ import {
   type OpenLedger,
   percentile,
   recallAt,
-} from '../../src/eval/retrieval-eval.js';
-import { renderRetrievalMarkdown, stableJson } from '../../src/eval/retrieval-report.js';
+} from '../../scripts/eval/retrieval-eval.js';
+import { renderRetrievalMarkdown, stableJson } from '../../scripts/eval/retrieval-report.js';
+import { runEvalRetrieval } from '../../scripts/eval-retrieval.js';
 import { hashedTrigramEmbedder } from '../../src/retrieval/hashed-embedder.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 

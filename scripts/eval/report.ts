@@ -3,7 +3,7 @@
  * ledger's per-tier diagnosis, and a hand-written SVG of recall against budget. Pure and
  * deterministic (no clock): the same report renders byte-identically.
  */
-import { TIERS } from '../working-set/types.js';
+import { TIERS } from '../../src/working-set/types.js';
 import { MIN_GOLD_CHARS } from './metrics.js';
 import { METHODS, type MethodName, type ReplayReport } from './types.js';
 

@@ -14,10 +14,10 @@
  *   per-session date records are ledger structure, not answers, so Orama does not get them).
  */
 
-import type { Ledger } from '../ledger/ledger.js';
-import type { Embedder } from '../retrieval/hashed-embedder.js';
-import { hashedTrigramEmbedder } from '../retrieval/hashed-embedder.js';
-import type { RetrievalQuery } from '../retrieval/query.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
+import { hashedTrigramEmbedder } from '../../src/retrieval/hashed-embedder.js';
+import type { RetrievalQuery } from '../../src/retrieval/query.js';
 import {
   CATEGORY_NAMES,
   type DateMode,

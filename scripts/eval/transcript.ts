@@ -3,7 +3,7 @@
  * the baselines read exactly the texts the ledger was given (and any adapter's format works):
  * the task, then per step one assistant turn (thought and commands) and its observations.
  */
-import type { Transaction } from '../schema/types.js';
+import type { Transaction } from '../../src/schema/types.js';
 import type { Pairing } from './metrics.js';
 
 export interface TranscriptMessage {

@@ -4,12 +4,12 @@
  * after its tables are dropped. Ledgers are used one at a time; closing one leaves the engine open.
  */
 import { createHash } from 'node:crypto';
-import type { Engine } from '../engine/engine.js';
-import { openNodeEngine } from '../engine/open-node.js';
-import { Ledger } from '../ledger/ledger.js';
-import { TABLES } from '../schema/ddl.js';
-import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
-import type { TokenCounter } from '../tokenizer/token-counter.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { openNodeEngine } from '../../src/engine/open-node.js';
+import { Ledger } from '../../src/ledger/ledger.js';
+import { TABLES } from '../../src/schema/ddl.js';
+import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
+import type { TokenCounter } from '../../src/tokenizer/token-counter.js';
 
 const nodeHashTexts = async (texts: readonly string[]): Promise<string[]> =>
   texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));

@@ -1,14 +1,16 @@
 /**
- * `context-ledger replay <files...> [--budget …] [--out DIR]`: argument handling, file loading and
- * output. Returns the exit code: 0 done, 1 a file could not be read or replayed, 2 bad arguments
- * (usage printed).
+ * `npm run eval:replay -- <files...> [--budget …] [--out DIR]` (the replay evaluation with its
+ * baselines; not part of the published package): argument handling, file loading and output.
+ * `runCli` takes the argv after the script, starting with `replay`. Returns the exit code: 0 done,
+ * 1 a file could not be read or replayed, 2 bad arguments (usage printed).
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_BUDGETS, type ReplayInput, replayTrajectories } from '../eval/replay.js';
-import { renderMarkdown, renderSvg } from '../eval/report.js';
-import { type ProgressSink, progressBar } from './progress.js';
+import { type ProgressSink, progressBar } from './eval/progress.js';
+import { DEFAULT_BUDGETS, type ReplayInput, replayTrajectories } from './eval/replay.js';
+import { renderMarkdown, renderSvg } from './eval/report.js';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -128,4 +130,12 @@ async function trajectoryFiles(paths: readonly string[], cwd: string): Promise<s
     out.push(...names.map((n) => join(full, n)));
   }
   return out;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runCli(['replay', ...process.argv.slice(2)], {
+    stdout: (s) => process.stdout.write(s),
+    stderr: { write: (s) => process.stderr.write(s), isTTY: process.stderr.isTTY === true },
+    cwd: process.cwd(),
+  });
 }

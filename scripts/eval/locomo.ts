@@ -17,7 +17,7 @@
  *   as spoken; `body` = the date prefixed to every turn's body; `none` = no date at all;
  * - each turn `depends_on` the turn before it in its session (a reply and what it answers).
  */
-import type { EdgeInput, NodeInput, Transaction } from '../schema/types.js';
+import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
 
 export type DateMode = 'node' | 'body' | 'none';
 export const DATE_MODES: readonly DateMode[] = ['node', 'body', 'none'];

@@ -1,6 +1,6 @@
 /**
  * `npm run eval:retrieval -- [--locomo FILE] [--musique FILE] [--out DIR] …`: the retrieval
- * evaluation of issue 6 (see src/eval/retrieval-eval.ts). Writes DIR/retrieval.json and
+ * evaluation of issue 6 (see scripts/eval/retrieval-eval.ts). Writes DIR/retrieval.json and
  * DIR/retrieval.md, prints the Markdown, reports progress on stderr. Exit code: 0 done, 1 a file
  * could not be read, 2 bad arguments (usage printed).
  */
@@ -8,10 +8,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { openLedger } from '../entries/node.js';
-import { DATE_MODES, type DateMode, parseLocomo } from '../eval/locomo.js';
-import { parseMusique } from '../eval/musique.js';
-import type { OramaTokenizer } from '../eval/orama-baseline.js';
+import { openLedger } from '../src/entries/node.js';
+import { DATE_MODES, type DateMode, parseLocomo } from './eval/locomo.js';
+import { parseMusique } from './eval/musique.js';
+import type { OramaTokenizer } from './eval/orama-baseline.js';
 import {
   type OpenLedger,
   type Progress,
@@ -19,11 +19,11 @@ import {
   runRetrievalEval,
   SCOPES,
   type Scope,
-} from '../eval/retrieval-eval.js';
-import { renderRetrievalMarkdown, stableJson } from '../eval/retrieval-report.js';
+} from './eval/retrieval-eval.js';
+import { renderRetrievalMarkdown, stableJson } from './eval/retrieval-report.js';
 
-/** The project root (this file is src/cli/eval-retrieval.ts): data defaults resolve against it. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The project root (this file is scripts/eval-retrieval.ts): data defaults resolve against it. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_LOCOMO = '../shared/data/locomo/locomo-dev7.json';
 export const DEFAULT_MUSIQUE = '../shared/data/multihop/musique_train.json';
 export const DEFAULT_OUT = '.out/retrieval';

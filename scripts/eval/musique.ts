@@ -16,7 +16,7 @@
  *   (`The`, `United States`) are hubs that connect everything and so say nothing.
  * Every rule is plain string matching over the corpus, deterministic and order-independent.
  */
-import type { EdgeInput, NodeInput, Transaction } from '../schema/types.js';
+import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
 
 export interface MusiquePassage {
   id: string;

@@ -2,7 +2,7 @@
  * Progress on stderr for long replays: a redrawn bar on a terminal; on a pipe or a log file, one
  * line per tenth of the run so the log stays readable.
  */
-import type { ReplayProgress } from '../eval/replay.js';
+import type { ReplayProgress } from './replay.js';
 
 export interface ProgressSink {
   write(text: string): void;

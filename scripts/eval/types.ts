@@ -1,5 +1,5 @@
 /** The evaluation's records and report shape (JSON-serialisable). */
-import type { TierName } from '../working-set/types.js';
+import type { TierName } from '../../src/working-set/types.js';
 import type { BootstrapOptions } from './metrics.js';
 
 export const METHODS = ['ledger', 'recency', 'recencyPaired', 'bm25'] as const;

@@ -3,7 +3,7 @@
  * What the agent needed in view then is that file's gold lines; what it had is decided from the
  * steps before the edit.
  */
-import type { Transaction } from '../schema/types.js';
+import type { Transaction } from '../../src/schema/types.js';
 import type { GoldLine } from './metrics.js';
 
 export interface EditEvent {

@@ -4,10 +4,10 @@
  * measure how much of the gold evidence it holds. The ledger is fed step by step — commit the
  * steps before the edit, materialize, go on — so no context can see a later step.
  */
-import { fromMiniSweAgent } from '../adapters/index.js';
-import type { Ledger } from '../ledger/ledger.js';
-import { TIERS } from '../working-set/types.js';
-import type { WorkingSet } from '../working-set/working-set.js';
+import { fromMiniSweAgent } from '../../src/adapters/index.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import { TIERS } from '../../src/working-set/types.js';
+import type { WorkingSet } from '../../src/working-set/working-set.js';
 import { BASELINES, type BaselineName } from './baselines.js';
 import { editEvents } from './events.js';
 import { goldLines } from './gold-lines.js';

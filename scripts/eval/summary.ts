@@ -2,7 +2,7 @@
  * Per-event measurements → the report's figures: means over events (each event weighs the same),
  * bootstrap intervals resampling trajectories, and the ledger's per-tier diagnosis.
  */
-import { TIERS, type TierName } from '../working-set/types.js';
+import { TIERS, type TierName } from '../../src/working-set/types.js';
 import { type BootstrapOptions, bootstrapMeanCI, mean } from './metrics.js';
 import {
   type BudgetSummary,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/cli.js';
+import { runCli } from '../../scripts/eval-replay.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/transcripts/mini-swe-agent.traj.json', import.meta.url));
@@ -85,7 +85,7 @@ describe('context-ledger replay', () => {
 
   it('the executable entry sets the exit code', async () => {
     const tsx = join(root, 'node_modules/.bin/tsx');
-    const err = await promisify(execFile)(tsx, ['src/cli/main.ts', 'replay', '--budget', 'x'], { cwd: root }).catch(
+    const err = await promisify(execFile)(tsx, ['scripts/eval-replay.ts', '--budget', 'x'], { cwd: root }).catch(
       (e) => e,
     );
     expect(err.code).toBe(2);
