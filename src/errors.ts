@@ -8,6 +8,7 @@ export const ERROR_CATALOGUE = {
   INVALID_EPOCH: 'The epoch must be a non-negative safe integer',
   EPOCH_REGRESSION: 'The epoch is smaller than the last committed epoch',
   INVALID_ID: 'An id must be a non-empty string of at most 512 characters without control characters',
+  INVALID_TEXT: 'The text cannot be stored and read back exactly (lone surrogate, or a byte-order mark)',
   DUPLICATE_ID: 'The id is already used',
   INVALID_NODE_KIND: 'Unknown node kind',
   INVALID_EDGE_KIND: 'Unknown edge kind',
@@ -29,6 +30,9 @@ export const ERROR_CATALOGUE = {
   STORAGE_FAILED: 'The storage adapter failed; the commit was not applied',
   LEDGER_CLOSED: 'The ledger is closed',
   ENGINE_FAILED: 'The database engine failed',
+  INTERNAL: 'An unexpected internal failure (a bug: please report it with details.cause)',
+  DEPENDENCY_MISSING: 'An optional package this feature needs is not installed',
+  INVALID_QUERY: 'The SPARQL query is malformed, or asks for more than a read-only view can answer',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -55,3 +59,14 @@ export class LedgerError extends Error {
 
 export const isLedgerError = (e: unknown, code?: ErrorCode): e is LedgerError =>
   e instanceof LedgerError && (code === undefined || e.code === code);
+
+/**
+ * The error a public call rejects with: a LedgerError as it is, anything else (a TypeError from
+ * a bug, an engine or runtime failure) wrapped as `code` with the original as `cause`, so no
+ * uncoded error ever reaches a caller.
+ */
+export function asLedgerError(e: unknown, code: ErrorCode = 'INTERNAL', field = ''): LedgerError {
+  if (e instanceof LedgerError) return e;
+  const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  return new LedgerError(code, { field, reason }, e);
+}

@@ -2,13 +2,7 @@
  * The public API shared by every runtime entry. `openLedger` itself comes from the entry the
  * package `exports` conditions select (node, workerd, browser).
  */
-export {
-  type AdaptedConversation,
-  type ConversationOptions,
-  type ConversationSession,
-  type ConversationTurn,
-  fromConversation,
-} from './adapters/conversation.js';
+export * from './adapters/index.js';
 export { ERROR_CATALOGUE, type ErrorCode, type ErrorDetails, isLedgerError, LedgerError } from './errors.js';
 export { Ledger } from './ledger/ledger.js';
 export type { OpenLedgerOptions } from './ledger/open-ledger.js';

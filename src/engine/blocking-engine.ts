@@ -1,11 +1,15 @@
 import { LedgerError } from '../errors.js';
-import type { BlockingConnection, Engine } from './engine.js';
+import type { BlockingConnection, Engine, EngineStats } from './engine.js';
 
 /**
  * Adapts a duckdb-wasm blocking connection (Node build, or the browser-blocking build Workers
  * use) to the async Engine interface, mapping engine exceptions to ENGINE_FAILED.
  */
-export function wrapBlockingConnection(conn: BlockingConnection, onClose: () => void = () => {}): Engine {
+export function wrapBlockingConnection(
+  conn: BlockingConnection,
+  onClose: () => void = () => {},
+  wasmBytes: () => number | null = () => null,
+): Engine {
   let closed = false;
   const runForEffect = effectOnly(conn);
   const guard = <T>(fn: () => T, sql: string): T => {
@@ -25,6 +29,20 @@ export function wrapBlockingConnection(conn: BlockingConnection, onClose: () => 
     },
     async insertIPC(table, ipcStream) {
       guard(() => conn.insertArrowFromIPCStream(ipcStream, { name: table, create: false }), `insert into ${table}`);
+    },
+    async stats(): Promise<EngineStats> {
+      const row = guard(
+        () =>
+          conn.query(
+            "SELECT (SELECT sum(memory_usage_bytes) FROM duckdb_memory())::DOUBLE AS used, current_setting('memory_limit') AS lim",
+          ),
+        'stats',
+      );
+      return {
+        wasmBytes: wasmBytes(),
+        duckdbBytes: Number(row.getChild('used')?.get(0) ?? 0),
+        memoryLimit: String(row.getChild('lim')?.get(0) ?? ''),
+      };
     },
     async close() {
       if (closed) return;

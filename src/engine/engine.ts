@@ -16,6 +16,18 @@ export interface Engine {
    */
   insertIPC(table: string, ipcStream: Uint8Array): Promise<void>;
   close(): Promise<void>;
+  /** Memory figures, where the build exposes them (blocking builds do). */
+  stats?(): Promise<EngineStats>;
+}
+
+/** What DuckDB holds, measured apart from the JavaScript heap. */
+export interface EngineStats {
+  /** Size of DuckDB's wasm linear memory (shared by every database of the instance; never shrinks). */
+  wasmBytes: number | null;
+  /** DuckDB's own accounting of its memory in use (`duckdb_memory()`), instance-wide. */
+  duckdbBytes: number;
+  /** The memory limit DuckDB enforces (`memory_limit`), as it reports it. */
+  memoryLimit: string;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import { LedgerError } from '../errors.js';
-import { wrapBlockingConnection } from './blocking-engine.js';
+import { errorText } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
-import { HANG_SAFE_SETTINGS, INGEST_SETTINGS } from './settings.js';
+import { INGEST_SETTINGS, NODE_SETTINGS } from './settings.js';
+import { SharedInstance, sharedInstanceCache } from './shared-instance.js';
 
 const require = createRequire(import.meta.url);
 
@@ -46,14 +47,26 @@ export interface NodeEngineOptions {
   duckdbWasmPath?: string;
 }
 
+const instances = sharedInstanceCache<string>();
+
 /**
- * Opens an in-memory DuckDB-WASM database with the Node blocking build. Only `:memory:` is
- * used: opening a `.duckdb` file by path in Node loses data (the header is not written at
- * checkpoint), so durability comes from snapshots and the transaction log instead.
+ * Opens an in-memory DuckDB-WASM database with the Node blocking build: a database of its own,
+ * attached to the process's one DuckDB instance (see SharedInstance). Only `:memory:` is used:
+ * opening a `.duckdb` file by path in Node loses data (the header is not written at checkpoint),
+ * so durability comes from snapshots and the transaction log instead.
  */
 export async function openNodeEngine(options: NodeEngineOptions = {}): Promise<Engine> {
-  const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as NodeBlockingModule;
   const ehWasm = options.duckdbWasmPath ?? require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
+  const instance = await instances(ehWasm, () => startInstance(ehWasm));
+  try {
+    return instance.openEngine();
+  } catch (cause) {
+    throw new LedgerError('ENGINE_FAILED', { reason: errorText(cause) }, cause);
+  }
+}
+
+async function startInstance(ehWasm: string): Promise<SharedInstance> {
+  const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as NodeBlockingModule;
   const fs = await import('node:fs');
   if (!fs.existsSync(ehWasm)) throw new LedgerError('ASSET_UNAVAILABLE', { field: 'duckdbWasmPath', asset: ehWasm });
   const worker = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs');
@@ -85,6 +98,7 @@ export async function openNodeEngine(options: NodeEngineOptions = {}): Promise<E
     };
     await Promise.race([db.instantiate(), instantiationFailed]);
     db.open({ path: ':memory:', query: { castBigIntToDouble: false } });
+    return new SharedInstance(db, [...INGEST_SETTINGS, ...NODE_SETTINGS]);
   } catch (cause) {
     throw new LedgerError(
       'ASSET_UNAVAILABLE',
@@ -92,7 +106,4 @@ export async function openNodeEngine(options: NodeEngineOptions = {}): Promise<E
       cause,
     );
   }
-  const conn = db.connect();
-  for (const sql of [...HANG_SAFE_SETTINGS, ...INGEST_SETTINGS]) conn.query(sql);
-  return wrapBlockingConnection(conn, () => db.reset?.());
 }

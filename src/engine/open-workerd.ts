@@ -1,8 +1,9 @@
 import { LedgerError } from '../errors.js';
 import { installWorkerdShims } from '../runtime/workerd-shims.js';
-import { errorText, wrapBlockingConnection } from './blocking-engine.js';
+import { errorText } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
-import { HANG_SAFE_SETTINGS } from './settings.js';
+import { WORKERD_SETTINGS } from './settings.js';
+import { SharedInstance, sharedInstanceCache } from './shared-instance.js';
 
 /** The part of duckdb-wasm's browser-blocking build used here. */
 interface BrowserBlockingModule {
@@ -25,7 +26,6 @@ interface BrowserBlockingDB {
   instantiate(): Promise<unknown>;
   open(config: { path: string; query?: Record<string, boolean> }): void;
   connect(): BlockingConnection;
-  reset?(): void;
 }
 
 export interface WorkerdEngineAssets {
@@ -42,6 +42,18 @@ export interface WorkerdEngineAssets {
  * the package's `exports`, so a Worker's bundler must map it (wrangler: `alias`).
  */
 export async function openWorkerdEngine(assets: WorkerdEngineAssets): Promise<Engine> {
+  const instance = await instances(assets.duckdbModule, () => startInstance(assets));
+  try {
+    return instance.openEngine();
+  } catch (cause) {
+    throw new LedgerError('ENGINE_FAILED', { reason: errorText(cause) }, cause);
+  }
+}
+
+/** One instance per isolate (see SharedInstance): every Durable Object of the isolate shares it. */
+const instances = sharedInstanceCache<WebAssembly.Module>();
+
+async function startInstance(assets: WorkerdEngineAssets): Promise<SharedInstance> {
   installWorkerdShims(assets.trampolineModule);
   // Imported only now, after the shims: the build's sha256 and emscripten glue choose between
   // their Node and browser paths while the module is evaluated.
@@ -79,8 +91,5 @@ export async function openWorkerdEngine(assets: WorkerdEngineAssets): Promise<En
   } catch (cause) {
     throw new LedgerError('ASSET_UNAVAILABLE', { field: 'duckdbModule', reason: errorText(cause) }, cause);
   }
-  const conn = db.connect();
-  // Before anything else: an extension autoload tries the network and never returns here.
-  for (const sql of HANG_SAFE_SETTINGS) conn.query(sql);
-  return wrapBlockingConnection(conn, () => db.reset?.());
+  return new SharedInstance(db, WORKERD_SETTINGS);
 }

@@ -19,3 +19,16 @@ export const HANG_SAFE_SETTINGS: readonly string[] = [
  * compressed: 98 MiB instead of 38 MiB at 100k nodes).
  */
 export const INGEST_SETTINGS: readonly string[] = ["SET checkpoint_threshold = '1TB'"];
+
+/**
+ * DuckDB's memory limit bounds its buffer manager (table data of an in-memory database lives
+ * there). Its default is 80% of what it believes the machine has, which inside wasm32 is the
+ * 4 GiB address space (3.1 GiB): past the limit DuckDB answers a query with an out-of-memory
+ * error (the commit rolls back, the ledger stays usable), while growing the wasm memory past
+ * what the host allows aborts the whole instance. In Node the limit leaves a quarter of the
+ * address space to DuckDB's unmanaged allocations and the query in flight.
+ */
+export const NODE_SETTINGS: readonly string[] = ["SET memory_limit = '3GB'"];
+
+/** In workerd the isolate's 128 MB holds the JS heap, DuckDB's and tiktoken's wasm memories. */
+export const WORKERD_SETTINGS: readonly string[] = ["SET memory_limit = '64MB'"];

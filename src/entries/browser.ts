@@ -7,6 +7,7 @@
  * own asset pipeline pass the four URLs instead.
  */
 import { openBrowserEngine } from '../engine/open-browser.js';
+import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
 import { createBrowserTokenCounter } from '../tokenizer/tiktoken-browser.js';
@@ -41,7 +42,8 @@ const O200K_RANKS = new URL('@dqbd/tiktoken/encoders/o200k_base.json', import.me
  * `await browserStorage('my-agent')`) makes it durable. A missing or wrong asset fails with
  * ASSET_UNAVAILABLE naming its option within seconds.
  */
-export function openLedger(options: BrowserLedgerOptions = {}): Promise<Ledger> {
+export async function openLedger(options: BrowserLedgerOptions = {}): Promise<Ledger> {
+  if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
   const { duckdbWasmUrl, duckdbWorkerUrl, tiktokenWasmUrl, ranksUrl, ...common } = options;
   return openLedgerWith(
     {

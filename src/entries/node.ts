@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { openNodeEngine } from '../engine/open-node.js';
+import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
 import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
@@ -25,7 +26,8 @@ const nodeHashTexts = async (texts: readonly string[]): Promise<string[]> =>
   texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
 
 /** Opens a ledger: in memory by default; `snapshot` restores; `storage` makes it durable. */
-export function openLedger(options: NodeLedgerOptions = {}): Promise<Ledger> {
+export async function openLedger(options: NodeLedgerOptions = {}): Promise<Ledger> {
+  if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
   const { duckdbWasmPath, ...common } = options;
   return openLedgerWith(
     {

@@ -1,13 +1,15 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
-import { LedgerError } from '../errors.js';
+import { asLedgerError, LedgerError } from '../errors.js';
 import type { Embedder } from '../retrieval/hashed-embedder.js';
 import { hashedTrigramEmbedder } from '../retrieval/hashed-embedder.js';
 import type { RetrievalQuery } from '../retrieval/query.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
 import { SearchIndex } from '../retrieval/search-index.js';
+import { copyInput } from '../schema/copy-input.js';
 import { CREATE_TABLES, TABLE_ORDER_KEY, TABLES, type TableName } from '../schema/ddl.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
+import { checkRequestText } from '../schema/text-rule.js';
 import type { EdgeRecord, GraphView, LineRange, NodeRecord, Receipt, Transaction } from '../schema/types.js';
 import { validateShape } from '../schema/validate-shape.js';
 import { assertEpoch, edgesAsOfSql, nodesAsOfSql } from '../sql/as-of.js';
@@ -43,6 +45,10 @@ import type { StorageAdapter } from './storage.js';
 export class Ledger {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private closing: Promise<void> | null = null;
+  /** Set when a storage failure left the log holding a record this ledger does not: every later
+   * call is refused with it, since only reopening can tell what the log means. */
+  private failed: LedgerError | null = null;
   /** @internal Derived BM25/vector tables, built on first retrieval (never in snapshots). */
   searchIndex: SearchIndex | null = null;
   /** @internal The vector channel's embedder (set once by openLedger). */
@@ -144,27 +150,23 @@ export class Ledger {
    * LedgerError naming the field, before anything is written.
    */
   commit(tx: Transaction): Promise<Receipt> {
-    return this.exclusive(() => this.commitNow(tx, true));
+    // Copied now: the commit runs after those queued before it, and what the caller does to its
+    // object meanwhile must change nothing.
+    let own: Transaction;
+    try {
+      own = copyInput(tx);
+    } catch (e) {
+      return Promise.reject(asLedgerError(e));
+    }
+    return this.exclusive(() => this.commitNow(own, true));
   }
 
   /** @internal Re-applies log records read from storage (recovery); they are not logged again. */
   replay(records: readonly Uint8Array[]): Promise<void> {
     return this.exclusive(async () => {
-      for (const [i, bytes] of records.entries()) {
-        let record: LogRecord;
-        try {
-          record = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as LogRecord;
-        } catch (cause) {
-          throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}]`, reason: 'log record is not JSON' }, cause);
-        }
+      for (const { record } of liveRecords(records, this.index.lastTx)) {
         if (record.op === 'commit') await this.commitNow(record.tx, false);
-        else if (record.op === 'archive')
-          await this.apply(await planArchive(this.engine, this.index, record.tx, record.epoch), () => undefined);
-        else
-          throw new LedgerError('SNAPSHOT_CORRUPT', {
-            field: `log[${i}].op`,
-            reason: `unknown op ${String((record as { op?: unknown }).op)}`,
-          });
+        else await this.apply(await planArchive(this.engine, this.index, record.tx, record.epoch), null);
       }
     });
   }
@@ -172,8 +174,7 @@ export class Ledger {
   private async commitNow(tx: Transaction, log: boolean): Promise<Receipt> {
     validateShape(tx);
     const plan = planCommit(tx, this.index, await this.hashBodies(tx), this.counter.count);
-    const storage = log ? this.storage : null;
-    await this.apply(plan, () => storage?.append(encodeLogRecord({ op: 'commit', tx })));
+    await this.apply(plan, log ? { op: 'commit', tx } : null);
     return plan.receipt;
   }
 
@@ -208,8 +209,9 @@ export class Ledger {
    * steering (or the given roots), with an explanation for every candidate.
    */
   materialize(request: MaterializeRequest): Promise<WorkingSet> {
-    return this.exclusive(() =>
-      materialize(
+    return this.exclusive(() => {
+      checkRequestText(request);
+      return materialize(
         {
           engine: this.engine,
           lastEpoch: this.index.lastEpoch,
@@ -218,8 +220,8 @@ export class Ledger {
           countTokens: (text) => this.counter.count(text),
         },
         request,
-      ),
-    );
+      );
+    });
   }
 
   /** Failed verifiers valid at `epoch` whose sources got a newer revision since they ran. */
@@ -241,7 +243,7 @@ export class Ledger {
     return this.exclusive(async () => {
       const epoch = options.epoch ?? this.index.lastEpoch;
       const plan = await planArchive(this.engine, this.index, tx, epoch);
-      await this.apply(plan, () => this.storage?.append(encodeLogRecord({ op: 'archive', tx, epoch })));
+      await this.apply(plan, { op: 'archive', tx, epoch });
       return plan.receipt;
     });
   }
@@ -252,8 +254,9 @@ export class Ledger {
    * `abstain` with the missing evidence named.
    */
   retrieve(query: RetrievalQuery): Promise<RetrievalResult> {
-    return this.exclusive(() =>
-      retrieve(
+    return this.exclusive(() => {
+      checkRequestText(query);
+      return retrieve(
         {
           engine: this.engine,
           lastEpoch: this.index.lastEpoch,
@@ -264,8 +267,8 @@ export class Ledger {
           embedder: this.embedder,
         },
         query,
-      ),
-    );
+      );
+    });
   }
 
   /** Every table as Arrow IPC streams plus a manifest, in one verifiable byte array. */
@@ -275,31 +278,53 @@ export class Ledger {
 
   /** @internal Runs `fn` with exclusive access to the engine (used by the other modules). */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
-      if (this.closed) throw new LedgerError('LEDGER_CLOSED');
-      return fn();
-    });
+    // Decided at the call: what was called before close() still runs, what after it never does.
+    if (this.closing) return Promise.reject(new LedgerError('LEDGER_CLOSED'));
+    const run = this.queue
+      .then(() => {
+        if (this.closed) throw new LedgerError('LEDGER_CLOSED');
+        if (this.failed) throw this.failed;
+        return fn();
+      })
+      // The public API's one exit: whatever a bug or the runtime throws leaves as a coded error.
+      .catch((e: unknown) => {
+        throw asLedgerError(e);
+      });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  async close(): Promise<void> {
-    await this.queue;
-    if (this.closed) return;
-    this.closed = true;
-    await this.storage?.close?.();
-    await this.engine.close();
+  /** Waits for the calls already made, then closes; calls made after it reject with
+   * LEDGER_CLOSED. Calling it again returns the same promise. */
+  close(): Promise<void> {
+    this.closing ??= this.queue
+      .then(async () => {
+        this.closed = true;
+        try {
+          await this.storage?.close?.();
+        } finally {
+          await this.engine.close();
+        }
+      })
+      .catch((e: unknown) => {
+        throw asLedgerError(e, 'STORAGE_FAILED', 'storage');
+      });
+    this.queue = this.closing.catch(() => undefined);
+    return this.closing;
   }
 
   /**
-   * @internal Writes a plan inside one engine transaction; `beforeCommit` (the durable log
-   * append) runs inside it, so a storage failure rolls the engine back too.
+   * @internal Writes a plan inside one engine transaction; the durable log append of `record`
+   * runs inside it, so a storage failure rolls the engine back too. When the engine's COMMIT
+   * fails after the append succeeded, the log holds a record this ledger does not: a `void`
+   * record naming its transaction is appended so that replay skips it (and if even that append
+   * fails, the ledger refuses every later call until reopened).
    *
    * Round trips cost ~0.3 ms each and an Arrow insert ~0.7 ms of DuckDB planning, so a commit is
    * one SQL batch (BEGIN, the validity UPDATE, small vocabulary-only inserts), one Arrow stream
    * per remaining table, and COMMIT.
    */
-  async apply(plan: CommitPlan, beforeCommit: () => Promise<void> | undefined): Promise<void> {
+  async apply(plan: CommitPlan, record: LogRecord | null): Promise<void> {
     const { engine } = this;
     const epoch = plan.transaction.epoch;
     // Versions written and closed by this same commit are written closed (they are the plan's
@@ -325,22 +350,50 @@ export class Ledger {
       if (sql !== null) batch.push(sql);
       else streams.push([name, rowsToIPC(name, rows)]);
     }
+    const storage = record === null ? null : this.storage;
+    let appended = false;
     try {
-      await engine.run(batch.join(';\n'));
-      for (const [name, ipc] of streams) await engine.insertIPC(name, ipc);
       try {
-        await beforeCommit();
+        await engine.run(batch.join(';\n'));
+        for (const [name, ipc] of streams) await engine.insertIPC(name, ipc);
       } catch (cause) {
-        throw cause instanceof LedgerError
-          ? cause
-          : new LedgerError('STORAGE_FAILED', { field: 'storage', reason: String(cause) }, cause);
+        throw asLedgerError(cause, 'ENGINE_FAILED');
       }
-      await engine.run('COMMIT');
+      if (storage !== null) {
+        try {
+          await storage.append(encodeLogRecord(record!));
+        } catch (cause) {
+          throw asLedgerError(cause, 'STORAGE_FAILED', 'storage');
+        }
+        appended = true;
+      }
+      try {
+        await engine.run('COMMIT');
+      } catch (cause) {
+        throw asLedgerError(cause, 'ENGINE_FAILED');
+      }
     } catch (e) {
       await engine.run('ROLLBACK').catch(() => undefined);
+      if (appended) await this.voidRecord(storage!, plan.transaction.tx, e);
       throw e;
     }
     this.applyToIndex(plan);
+  }
+
+  private async voidRecord(storage: StorageAdapter, tx: number, error: unknown): Promise<void> {
+    try {
+      await storage.append(encodeLogRecord({ op: 'void', tx }));
+    } catch (cause) {
+      this.failed = new LedgerError(
+        'STORAGE_FAILED',
+        {
+          field: 'storage',
+          reason: `transaction ${tx} failed after its log record was written, and the record could not be voided; reopen the ledger (the transaction may reappear)`,
+          error: String(error),
+        },
+        cause,
+      );
+    }
   }
 
   private applyToIndex(plan: CommitPlan): void {
@@ -394,10 +447,43 @@ export class Ledger {
 
 /** A durable log record: the caller's input, replayed through `commit` on recovery (planning is
  * deterministic, so replay writes the same rows). */
-export type LogRecord = { op: 'commit'; tx: Transaction } | { op: 'archive'; tx: number; epoch: number };
+export type LogRecord =
+  | { op: 'commit'; tx: Transaction }
+  | { op: 'archive'; tx: number; epoch: number }
+  /** The record just before, which was to write transaction `tx`, never took effect. */
+  | { op: 'void'; tx: number };
 
 export function encodeLogRecord(record: LogRecord): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(record));
+}
+
+/**
+ * The log records that took effect, with the transaction number each writes. A `void` record
+ * cancels the record before it when that record was to write the transaction it names (it is
+ * appended only right after such a record; one naming anything else is ignored).
+ */
+export function liveRecords(
+  records: readonly Uint8Array[],
+  lastTx: number,
+): Array<{ tx: number; record: Exclude<LogRecord, { op: 'void' }> }> {
+  const live: Array<{ tx: number; record: Exclude<LogRecord, { op: 'void' }> }> = [];
+  for (const [i, bytes] of records.entries()) {
+    let record: LogRecord;
+    try {
+      record = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as LogRecord;
+    } catch (cause) {
+      throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}]`, reason: 'log record is not JSON' }, cause);
+    }
+    const op = (record as { op?: unknown } | null)?.op;
+    if (op === 'void') {
+      if (live.at(-1)?.tx === (record as { tx: unknown }).tx) live.pop();
+    } else if (op === 'commit' || op === 'archive') {
+      live.push({ tx: lastTx + live.length + 1, record: record as Exclude<LogRecord, { op: 'void' }> });
+    } else {
+      throw new LedgerError('SNAPSHOT_CORRUPT', { field: `log[${i}].op`, reason: `unknown op ${String(op)}` });
+    }
+  }
+  return live;
 }
 
 export function toNodeRecord(r: NodeRow & BodyColumns): NodeRecord {

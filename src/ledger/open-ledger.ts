@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import { LedgerError } from '../errors.js';
+import { asLedgerError, LedgerError } from '../errors.js';
 import type { Embedder } from '../retrieval/hashed-embedder.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { HashTexts } from './content-hash.js';
@@ -32,9 +32,21 @@ export interface RuntimeBindings {
  * re-checks defaults.
  */
 export async function openLedgerWith(runtime: RuntimeBindings, options: OpenLedgerOptions = {}): Promise<Ledger> {
+  try {
+    return await openNow(runtime, options);
+  } catch (e) {
+    // Asset loading, a runtime's engine start-up or a bug: whatever it was leaves coded.
+    throw asLedgerError(e);
+  }
+}
+
+async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Promise<Ledger> {
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
   if (options.encoding !== undefined && !isEncoding(options.encoding)) {
     throw new LedgerError('INVALID_OPTION', { field: 'encoding', value: options.encoding });
+  }
+  if (options.snapshot !== undefined && !(options.snapshot instanceof Uint8Array)) {
+    throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'snapshot bytes (a Uint8Array)' });
   }
   const storage = options.storage ?? null;
   let snapshot = options.snapshot ?? null;
@@ -42,7 +54,11 @@ export async function openLedgerWith(runtime: RuntimeBindings, options: OpenLedg
   if (storage) {
     if (snapshot)
       throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
-    ({ snapshot, log } = await storage.load());
+    try {
+      ({ snapshot, log } = await storage.load());
+    } catch (e) {
+      throw asLedgerError(e, 'STORAGE_FAILED', 'storage');
+    }
   }
   // Verified once here (a SHA-256 over every byte) and handed to restore as decoded.
   const decoded = snapshot ? await decodeSnapshot(snapshot) : null;

@@ -1,6 +1,7 @@
 import { LedgerError } from '../errors.js';
 import { EDGE_JOINS, isEdgeKind, isNodeKind, STATUS_RULES, STATUSES } from './kinds.js';
 import { LIMITS } from './limits.js';
+import { checkText } from './text-rule.js';
 import type { EdgeInput, LineRange, NodeInput, Transaction, TransitionInput } from './types.js';
 
 /**
@@ -94,6 +95,7 @@ function validateNode(n: unknown): asserts n is NodeInput {
         limit: LIMITS.maxBodyChars,
       });
     }
+    checkText(n.body, 'text', () => at('.body'));
   }
   if (n.path !== undefined) checkPath(n.path, '.path');
   if ((n.kind === 'evidence' || n.kind === 'artifact_revision') && n.path === undefined) {
@@ -120,6 +122,8 @@ function validateNode(n: unknown): asserts n is NodeInput {
       const ok =
         v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
       if (!ok) throw new LedgerError('INVALID_FIELD', { field: at(`.meta.${k}`), reason: 'scalars only' });
+      checkText(k, 'text', () => at('.meta'));
+      if (typeof v === 'string') checkText(v, 'text', () => at(`.meta.${k}`));
     }
   }
 }
@@ -151,6 +155,7 @@ function checkId(v: unknown, suffix: string): asserts v is string {
   if (typeof v !== 'string' || v.length === 0 || v.length > LIMITS.maxIdChars || CONTROL.test(v)) {
     throw new LedgerError('INVALID_ID', { field: at(suffix), value: typeof v === 'string' ? v.slice(0, 80) : v });
   }
+  checkText(v, 'name', () => at(suffix));
 }
 
 function checkName(v: unknown, suffix: string, max: number): asserts v is string {
@@ -160,12 +165,14 @@ function checkName(v: unknown, suffix: string, max: number): asserts v is string
       reason: `a non-empty string of at most ${max} characters without control characters`,
     });
   }
+  checkText(v, 'name', () => at(suffix));
 }
 
 function checkPath(v: unknown, suffix: string): asserts v is string {
   if (typeof v !== 'string' || v.length === 0 || v.length > LIMITS.maxPathChars || CONTROL.test(v)) {
     throw new LedgerError('INVALID_PATH', { field: at(suffix), value: typeof v === 'string' ? v.slice(0, 80) : v });
   }
+  checkText(v, 'name', () => at(suffix));
 }
 
 function checkRange(v: unknown, suffix: string): asserts v is LineRange {

@@ -1,3 +1,4 @@
+import { asLedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { StorageAdapter } from '../ledger/storage.js';
 
@@ -17,7 +18,12 @@ export function compactLedger(ledger: Ledger, storage: CompactableStorage): Prom
   // lands between taking the snapshot and emptying the log (its record would be lost).
   const snapshot = ledger.snapshot();
   return ledger.exclusive(async () => {
-    await storage.compact(await snapshot);
+    const bytes = await snapshot;
+    try {
+      await storage.compact(bytes);
+    } catch (e) {
+      throw asLedgerError(e, 'STORAGE_FAILED', 'storage');
+    }
     return true;
   });
 }

@@ -1,5 +1,5 @@
 import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
-import { syntheticBody } from './bench-util.js';
+import { syntheticBody } from './synthetic.js';
 
 /**
  * A long agent session of about `n` nodes with ~4 edges per node, shaped like real work: one task

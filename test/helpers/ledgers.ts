@@ -2,6 +2,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
 import { openLedger } from '../../src/entries/node.js';
 import { Ledger } from '../../src/ledger/ledger.js';
+import { type OpenLedgerOptions, openLedgerWith } from '../../src/ledger/open-ledger.js';
 import { TABLES } from '../../src/schema/ddl.js';
 import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
 
@@ -21,6 +22,22 @@ export class LedgerPool {
     const counter = await createNodeTokenCounter('o200k_base');
     const shared: Engine = { ...engine, close: async () => {} };
     return snapshot ? Ledger.restore(shared, counter, snapshot) : Ledger.create(shared, counter);
+  }
+
+  /** Opens through the library's own open path (`openLedgerWith`: storage load, restore,
+   * replay), on the slot's reused database; `wrap` may put a fault-injecting engine around it. */
+  async open(slot: number, options: OpenLedgerOptions, wrap: (e: Engine) => Engine = (e) => e): Promise<Ledger> {
+    const engine = await this.engine(slot);
+    return openLedgerWith(
+      {
+        openEngine: async () => {
+          for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
+          return wrap({ ...engine, close: async () => {} });
+        },
+        tokenCounter: createNodeTokenCounter,
+      },
+      options,
+    );
   }
 
   private async engine(slot: number): Promise<Engine> {

@@ -81,7 +81,7 @@ describe('the built Workers bundle in workerd', () => {
     { name: 'tiktoken as duckdb', field: 'duckdbModule' },
     { name: 'duckdb as trampolines', field: 'trampolineModule' },
     { name: 'trampolines as tiktoken', field: 'tiktokenModule' },
-    { name: 'duckdb missing', field: 'duckdbModule' },
+    { name: 'duckdb null', field: 'duckdbModule' },
     { name: 'wasm bytes, not a module', field: 'tiktokenModule' },
   ])(
     'refuses $name with ASSET_UNAVAILABLE naming $field, within seconds',
@@ -131,5 +131,74 @@ describe('the built Workers bundle in workerd', () => {
       expect(await retried.json()).toMatchObject({ tx: 2 });
     },
     REQUEST_TIMEOUT_MS * 6,
+  );
+
+  it.each([
+    {
+      what: 'a body over MAX_BODY_BYTES',
+      path: '/sessions/v/commit',
+      method: 'POST',
+      body: `{"pad":"${'x'.repeat(70_000)}"}`,
+      status: 413,
+      field: 'body',
+    },
+    {
+      what: 'a body that is not JSON',
+      path: '/sessions/v/commit',
+      method: 'POST',
+      body: '{"epoch": 1,',
+      status: 400,
+      field: 'body',
+    },
+    {
+      what: 'a JSON array',
+      path: '/sessions/v/materialize',
+      method: 'POST',
+      body: '[1, 2]',
+      status: 400,
+      field: 'body',
+    },
+    { what: 'JSON null', path: '/sessions/v/retrieve', method: 'POST', body: 'null', status: 400, field: 'body' },
+    {
+      what: 'a body that is not UTF-8',
+      path: '/sessions/v/commit',
+      method: 'POST',
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+      status: 400,
+      field: 'body',
+    },
+    { what: 'a wrong method', path: '/sessions/v/commit', method: 'GET', status: 405, field: 'method' },
+    { what: 'an unknown route', path: '/sessions/v/delete', method: 'POST', body: '{}', status: 404, field: 'path' },
+    {
+      what: 'a bad session name',
+      path: '/sessions/%E0%A4%A/commit',
+      method: 'POST',
+      body: '{}',
+      status: 400,
+      field: 'path',
+    },
+    {
+      what: 'a transaction of the wrong shape',
+      path: '/sessions/v/commit',
+      method: 'POST',
+      body: '{"epoch": "one"}',
+      status: 400,
+      field: 'epoch',
+    },
+  ])(
+    'the example Worker refuses $what with $status and a coded JSON body, no stack trace',
+    async ({ path, method, body, status, field }) => {
+      const response = await running().fetch(
+        path,
+        { method, ...(body === undefined ? {} : { body }) },
+        REQUEST_TIMEOUT_MS,
+      );
+      const text = await response.text();
+      expect(response.status, text.slice(0, 500)).toBe(status);
+      expect(text).not.toMatch(/\bat .*:\d+:\d+|Error:/);
+      expect(JSON.parse(text)).toMatchObject({ details: { field } });
+      expect(JSON.parse(text).code).toMatch(/^[A-Z_]+$/);
+    },
+    REQUEST_TIMEOUT_MS,
   );
 });

@@ -24,7 +24,7 @@ const WRONG_MODULES: Record<string, Record<string, unknown>> = {
   'tiktoken as duckdb': { ...MODULES, duckdbModule: tiktokenModule },
   'duckdb as trampolines': { ...MODULES, trampolineModule: duckdbModule },
   'trampolines as tiktoken': { ...MODULES, tiktokenModule: trampolineModule },
-  'duckdb missing': { ...MODULES, duckdbModule: undefined },
+  'duckdb null': { ...MODULES, duckdbModule: null },
   'wasm bytes, not a module': { ...MODULES, tiktokenModule: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) },
 };
 

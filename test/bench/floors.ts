@@ -1,0 +1,99 @@
+/**
+ * Floors: the same work as a ledger operation done the cheapest way known, measured in the same
+ * run, so every figure is also a ratio (× floor). They bound what engineering inside the ledger can
+ * win: a figure near its floor is spent in the engine or the data, not in the ledger's code.
+ *
+ * - bare DuckDB ingest: the ledger's own rows (its snapshot sections), one Arrow IPC stream per
+ *   table into empty tables of a fresh database, in one transaction — no validation, planning,
+ *   hashing or token counting;
+ * - bare DuckDB step: one multi-statement round trip writing a step's rows as VALUES;
+ * - bare DuckDB closure: the working set's recursive closure query alone (no candidates, tiers,
+ *   packing or explanation);
+ * - in-memory JS BFS: the same bounded closure over adjacency lists built once;
+ * - Orama: BM25 (and hybrid) search over the same bodies in `@orama/orama`.
+ */
+import type { Engine } from '../../src/engine/engine.js';
+import { openNodeEngine } from '../../src/engine/open-node.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
+import { closureSql } from '../../src/sql/closure.js';
+import { stringLiteral } from '../../src/sql/literals.js';
+import { timed } from './bench-util.js';
+
+/** Opens a fresh database with the ledger's tables, ingests the sections, returns ms (incl. open). */
+export async function bareIngestMs(sections: ReadonlyMap<string, Uint8Array>): Promise<number> {
+  const [engine, ms] = await timed(async () => {
+    const engine = await openNodeEngine();
+    for (const t of TABLES) await engine.run(CREATE_TABLES[t]);
+    await engine.run('BEGIN TRANSACTION');
+    for (const t of TABLES) {
+      const ipc = sections.get(t);
+      if (ipc && ipc.length > 0) await engine.insertIPC(t, ipc);
+    }
+    await engine.run('COMMIT');
+    return engine;
+  });
+  await engine.close();
+  return ms;
+}
+
+/** A step's worth of rows (bodies, nodes, edges, a transaction) written as one SQL round trip. */
+export async function bareStepMs(engine: Engine, step: number, bodies: readonly string[]): Promise<number> {
+  const base = 10_000_000 + step * 100;
+  const values = (rows: string[][]) => rows.map((r) => `(${r.join(', ')})`).join(', ');
+  const sql = [
+    'BEGIN TRANSACTION',
+    `INSERT INTO floor_bodies VALUES ${values(bodies.map((b, i) => [String(base + i), stringLiteral(`h${base + i}`), stringLiteral(b), '100', String(b.length), String(step)]))}`,
+    `INSERT INTO floor_nodes VALUES ${values(bodies.map((_, i) => [String(base + i), String(base + i), stringLiteral(`s${base + i}`), "'message'", 'NULL', "'agent'", String(base + i), 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', String(step), String(step), 'NULL']))}`,
+    `INSERT INTO floor_edges VALUES ${values(Array.from({ length: 12 }, (_, i) => [String(base + i), String(base + (i % 10)), String(base), "'depends_on'", String(step), String(step), 'NULL']))}`,
+    `INSERT INTO floor_transactions VALUES (${step}, ${step}, 'commit', 10, 12, 0, NULL)`,
+    'COMMIT',
+  ].join(';\n');
+  return (await timed(() => engine.run(sql)))[1];
+}
+
+/** Creates the floor_* copies of the ledger's tables that bareStepMs writes. */
+export async function createFloorTables(engine: Engine): Promise<void> {
+  for (const t of ['bodies', 'nodes', 'edges', 'transactions'] as const) {
+    await engine.run(CREATE_TABLES[t].replace(`CREATE TABLE ${t}`, `CREATE TABLE floor_${t}`));
+  }
+}
+
+/** The working set's closure query alone, as materialize's defaults bound it (6 hops, 128 nodes). */
+export async function bareClosureMs(ledger: Ledger, rootIds: readonly string[]): Promise<number> {
+  const roots = rootIds.map((id) => ledger.index.nodes.get(id)!.nid);
+  const sql = closureSql({ epoch: ledger.lastEpoch, roots, authority: null, hops: 6, maxNodes: 128 });
+  return (await timed(() => ledger.engine.query(sql)))[1];
+}
+
+/** Adjacency lists of the valid edges, built once (not timed). */
+export async function adjacency(ledger: Ledger): Promise<Map<number, number[]>> {
+  const t = await ledger.engine.query('SELECT src, dst FROM edges WHERE valid_to IS NULL');
+  const src = t.getChild('src')!.toArray() as Int32Array;
+  const dst = t.getChild('dst')!.toArray() as Int32Array;
+  const adj = new Map<number, number[]>();
+  for (let i = 0; i < src.length; i++) {
+    const list = adj.get(src[i]!);
+    if (list) list.push(dst[i]!);
+    else adj.set(src[i]!, [dst[i]!]);
+  }
+  return adj;
+}
+
+/** Bounded breadth-first closure (hops, node bound) in JS. */
+export function bfs(adj: ReadonlyMap<number, number[]>, roots: number[], hops: number, max: number): number[] {
+  const seen = new Set(roots);
+  let frontier = roots;
+  for (let h = 0; h < hops && seen.size < max; h++) {
+    const next: number[] = [];
+    for (const n of frontier) {
+      for (const m of adj.get(n) ?? []) {
+        if (seen.has(m)) continue;
+        seen.add(m);
+        next.push(m);
+      }
+    }
+    frontier = next;
+  }
+  return [...seen].slice(0, max);
+}

@@ -1,0 +1,126 @@
+/**
+ * The ledger inside workerd (Miniflare's local workerd), through the benchmark Worker in
+ * ./workerd/: cold start, warm request latency, a 10k-node ledger's memory.
+ *
+ * Memory, exactly what is measured: workerd gives a Worker no heap statistics, so the isolate
+ * reports the size of DuckDB's wasm linear memory and DuckDB's own accounting (read inside the
+ * isolate through the engine), and this process reads the resident set of the workerd process it
+ * started (Linux /proc). RSS holds what Cloudflare's 128 MB isolate limit counts (JS heap, wasm
+ * memories) plus what it does not (machine code compiled from the 34 MB duckdb-eh.wasm, the
+ * runtime itself), so its growth across the 10k-node ingest is an upper bound on the isolate's.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bundleWorker, ensureBuiltDist, ROOT, startWorker } from '../workerd/worker-harness.js';
+import { type BenchRow, mib, percentile, targetRow, timed } from './bench-util.js';
+
+const TIMEOUT_MS = 300_000;
+const CONFIG = join(ROOT, 'test/bench/workerd/wrangler.jsonc');
+const WARM_REQUESTS = 30;
+
+/** Resident memory of the workerd processes this process started, in MiB (Linux). */
+export async function workerdRssMiB(): Promise<number> {
+  let kibTotal = 0;
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    if (/^Name:\s+workerd$/m.test(status) && Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) === process.pid) {
+      kibTotal += Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    }
+  }
+  return Math.round(kibTotal / 1024);
+}
+
+export async function workerdBench(): Promise<BenchRow[]> {
+  await ensureBuiltDist(TIMEOUT_MS);
+  const outdir = await mkdtemp(join(tmpdir(), 'ledger-workerd-bench-'));
+  try {
+    await bundleWorker(CONFIG, outdir, TIMEOUT_MS);
+    const worker = await startWorker({ configPath: CONFIG, outdir, timeoutMs: TIMEOUT_MS });
+    try {
+      const call = async (path: string, method = 'POST'): Promise<unknown> => {
+        const response = await worker.fetch(path, { method }, TIMEOUT_MS);
+        const text = await response.text();
+        if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${text}`);
+        return JSON.parse(text);
+      };
+      const idleRss = await workerdRssMiB();
+      const [, openMs] = await timed(() => call('/open?name=warm'));
+      const [, firstMs] = await timed(() => call('/warm?name=warm&i=0'));
+      const warm: number[] = [];
+      let parts: unknown;
+      for (let i = 1; i <= WARM_REQUESTS; i++) {
+        const [answer, ms] = await timed(() => call(`/warm?name=warm&i=${i}`));
+        warm.push(ms);
+        parts = answer;
+      }
+      if (process.env.BENCH_DEBUG) console.log('last warm request, as the isolate timed it:', parts);
+      const statement = (await call('/statement?name=warm', 'GET')) as { ms: number; runMs: number };
+      const openRss = await workerdRssMiB();
+      await call('/open?name=big');
+      const before = (await call('/memory?name=big', 'GET')) as { wasmBytes: number; duckdbBytes: number };
+      const beforeRss = await workerdRssMiB();
+      const [, ingestMs] = await timed(() => call('/ingest?name=big&n=10000'));
+      const after = (await call('/memory?name=big', 'GET')) as {
+        wasmBytes: number;
+        duckdbBytes: number;
+        memoryLimit: string;
+      };
+      const afterRss = await workerdRssMiB();
+      return [
+        {
+          metric: 'workerd start to listening (compiles the bundle wasm)',
+          value: Math.round(worker.startMs),
+          unit: 'ms',
+        },
+        { metric: 'first open: DuckDB + tiktoken in the isolate', value: Math.round(openMs), unit: 'ms' },
+        {
+          metric: 'cold start to first answer (the two above + first step)',
+          value: Math.round(worker.startMs + openMs + firstMs),
+          unit: 'ms',
+        },
+        targetRow(
+          `warm request p50: commit 2 nodes + asOf + materialize, over HTTP (${WARM_REQUESTS} requests)`,
+          percentile(warm, 50),
+          'ms',
+          10,
+          true,
+        ),
+        { metric: '  p95', value: percentile(warm, 95), unit: 'ms' },
+        { metric: 'one trivial statement (SELECT 1), timed in the isolate', value: statement.ms, unit: 'ms' },
+        { metric: '  same, result not parsed into an Arrow table', value: statement.runMs, unit: 'ms' },
+        { metric: 'commit 10k bulk nodes inside the isolate (1 transaction)', value: Math.round(ingestMs), unit: 'ms' },
+        {
+          metric: `DuckDB wasm memory read in the isolate, before the 10k nodes`,
+          value: mib(before.wasmBytes),
+          unit: 'MiB',
+        },
+        targetRow(
+          `DuckDB wasm memory read in the isolate, with a 10k-node ledger (+ an idle one); limit ${after.memoryLimit}`,
+          mib(after.wasmBytes),
+          'MiB',
+          128,
+          true,
+        ),
+        {
+          metric: 'DuckDB memory in use (duckdb_memory), read in the isolate',
+          value: mib(after.duckdbBytes),
+          unit: 'MiB',
+        },
+        { metric: 'workerd process RSS after start', value: idleRss, unit: 'MiB' },
+        { metric: 'workerd process RSS with one small ledger', value: openRss, unit: 'MiB' },
+        { metric: 'workerd process RSS with the 10k-node ledger too', value: afterRss, unit: 'MiB' },
+        {
+          metric: 'RSS growth over the 10k-node ingest (bound on isolate growth)',
+          value: afterRss - beforeRss,
+          unit: 'MiB',
+        },
+      ];
+    } finally {
+      await worker.dispose();
+    }
+  } finally {
+    await rm(outdir, { recursive: true, force: true });
+  }
+}

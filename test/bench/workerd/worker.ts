@@ -1,0 +1,93 @@
+/**
+ * Benchmark Worker. Ledgers live in module scope by name (an isolate keeps them between requests).
+ *
+ *   POST /open?name=N                    opens an in-memory ledger
+ *   POST /warm?name=N&i=I                one agent step: commit 2 nodes + asOf + materialize
+ *   POST /ingest?name=N&n=K              commits K bulk nodes (built inside the isolate)
+ *   GET  /memory?name=N                  DuckDB's memory figures, read inside the isolate
+ *   POST /close?name=N
+ *
+ * workerd exposes no JS heap figures to a Worker (performance.memory is absent and, under
+ * nodejs_compat, process.memoryUsage() answers zeros), so /memory reports what the isolate can
+ * read: the size of DuckDB's wasm linear memory and DuckDB's own accounting.
+ */
+import { type Ledger, openLedger } from 'context-ledger';
+import { bulkTransactions } from '../synthetic.js';
+
+interface EngineWithStats {
+  stats(): Promise<{ wasmBytes: number | null; duckdbBytes: number; memoryLimit: string }>;
+}
+
+const ledgers = new Map<string, Ledger>();
+
+async function handle(url: URL, method: string): Promise<Response> {
+  const name = url.searchParams.get('name') ?? 'default';
+  const ledger = ledgers.get(name);
+  switch (`${method} ${url.pathname}`) {
+    case 'POST /open':
+      ledgers.set(name, await openLedger());
+      return Response.json({ opened: name });
+    case 'POST /warm': {
+      if (!ledger) break;
+      const i = Number(url.searchParams.get('i'));
+      const epoch = ledger.lastEpoch + 1;
+      const t0 = Date.now();
+      await ledger.commit({
+        epoch,
+        nodes: [
+          { id: `task${i}`, kind: 'task', body: `Step ${i}: fix the status decoding` },
+          { id: `claim${i}`, kind: 'claim', status: 'open', body: `Claim ${i}: byte 4 holds the speed` },
+        ],
+        edges: [{ from: `task${i}`, to: `claim${i}`, kind: 'requires' }],
+      });
+      const t1 = Date.now();
+      const view = await ledger.asOf(epoch);
+      const t2 = Date.now();
+      const ws = await ledger.materialize({ budget: { tokens: 4000 } });
+      const t3 = Date.now();
+      // Clocks in workerd may stand still while a request computes; these are what it reports.
+      return Response.json({ nodes: view.nodes.length, items: ws.items.length, ms: [t1 - t0, t2 - t1, t3 - t2] });
+    }
+    case 'POST /ingest': {
+      if (!ledger) break;
+      const n = Number(url.searchParams.get('n'));
+      for (const tx of bulkTransactions(n)) await ledger.commit({ ...tx, epoch: ledger.lastEpoch + tx.epoch });
+      return Response.json({ nodes: n });
+    }
+    case 'GET /memory': {
+      if (!ledger) break;
+      const engine = (ledger as unknown as { engine: EngineWithStats }).engine;
+      return Response.json(await engine.stats());
+    }
+    case 'GET /statement': {
+      // Fixed cost of one engine round trip in the isolate: a trivial statement, repeated.
+      if (!ledger) break;
+      const engine = (
+        ledger as unknown as { engine: { query(sql: string): Promise<unknown>; run(sql: string): Promise<void> } }
+      ).engine;
+      const runs = 50;
+      const t0 = Date.now();
+      for (let i = 0; i < runs; i++) await engine.query('SELECT 1 AS x');
+      const t1 = Date.now();
+      for (let i = 0; i < runs; i++) await engine.run('SELECT 1 AS x');
+      const t2 = Date.now();
+      return Response.json({ ms: (t1 - t0) / runs, runMs: (t2 - t1) / runs });
+    }
+    case 'POST /close':
+      await ledger?.close();
+      ledgers.delete(name);
+      return Response.json({ closed: name });
+  }
+  return new Response('not found', { status: 404 });
+}
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    try {
+      return await handle(new URL(request.url), request.method);
+    } catch (error) {
+      const { code, details } = error as { code?: string; details?: unknown };
+      return Response.json({ error: String(error), code, details }, { status: 500 });
+    }
+  },
+};
