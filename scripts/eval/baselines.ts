@@ -10,9 +10,11 @@ export interface Selection {
   /** In conversation order. */
   messages: TranscriptMessage[];
   tokens: number;
+  /** Observations shown only as a placeholder (their call keeps its answer; their text is not shown). */
+  masked?: TranscriptMessage[];
 }
 
-export type BaselineName = 'recency' | 'recencyPaired' | 'bm25';
+export type BaselineName = 'recency' | 'recencyPaired' | 'bm25' | 'observationMasking';
 export type Baseline = (transcript: Transcript, epoch: number, budget: number) => Selection;
 
 /** (a) The most recent messages that fit, whole: a contiguous window that stops at the first
@@ -86,7 +88,51 @@ export const bm25: Baseline = (transcript, epoch, budget) => {
   return { messages: [...(task && task.tokens <= budget ? [task] : []), ...rest.filter((m) => picked.has(m))], tokens };
 };
 
-export const BASELINES: Readonly<Record<BaselineName, Baseline>> = { recency, recencyPaired, bm25 };
+/**
+ * (d) Observation masking (SWE-agent's last-N-observations processor; "simple observation
+ * masking", 2025): every assistant turn is kept, the latest N tool outputs in full and older ones
+ * replaced by a placeholder, N the largest that fits the budget. When even the turns with every
+ * output masked do not fit, the oldest steps are dropped whole.
+ */
+export const observationMasking: Baseline = (transcript, epoch, budget) => {
+  const { task, rest } = split(transcript, epoch);
+  const base = task && task.tokens <= budget ? task.tokens : 0;
+  const mask = transcript.placeholderTokens;
+  // Drop the oldest steps until the turns with every observation masked fit.
+  let start = 0;
+  const cost = (from: number) =>
+    rest.slice(from).reduce((n, m) => n + (m.role === 'observation' ? Math.min(mask, m.tokens) : m.tokens), 0);
+  let masked = cost(0);
+  while (start < rest.length && base + masked > budget) {
+    const step = rest[start]!.epoch;
+    while (start < rest.length && rest[start]!.epoch === step) {
+      const m = rest[start++]!;
+      masked -= m.role === 'observation' ? Math.min(mask, m.tokens) : m.tokens;
+    }
+  }
+  const kept = rest.slice(start);
+  // Unmask observations newest first while they fit; stop at the first that does not (last N).
+  let tokens = base + masked;
+  const full = new Set<TranscriptMessage>();
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const m = kept[i]!;
+    if (m.role !== 'observation') continue;
+    const extra = m.tokens - Math.min(mask, m.tokens);
+    if (tokens + extra > budget) break;
+    tokens += extra;
+    full.add(m);
+  }
+  return {
+    messages: [
+      ...(task && task.tokens <= budget ? [task] : []),
+      ...kept.filter((m) => m.role !== 'observation' || full.has(m)),
+    ],
+    masked: kept.filter((m) => m.role === 'observation' && !full.has(m)),
+    tokens,
+  };
+};
+
+export const BASELINES: Readonly<Record<BaselineName, Baseline>> = { recency, recencyPaired, bm25, observationMasking };
 
 const K1 = 1.2;
 const B = 0.75;

@@ -15,6 +15,7 @@ import { LedgerPool } from './ledger-pool.js';
 import {
   type BootstrapOptions,
   DEFAULT_BOOTSTRAP,
+  type GoldLine,
   LineMatcher,
   pairsIntact,
   precisionOf,
@@ -28,11 +29,6 @@ import type { EventRecord, MethodName, MethodScore, ReplayReport } from './types
 export { METHODS, type MethodName, type ReplayReport } from './types.js';
 
 export const DEFAULT_BUDGETS: readonly number[] = [1000, 2000, 4000, 8000, 16000];
-/** The materializer's default 128-node bound cuts long trajectories at the task's first hop
- * (every action hangs off the task), so the evaluation lifts it; 6 hops reach task → action →
- * call → result → evidence and revision → verifier with room to spare. */
-export const EVAL_MAX_NODES = 4096;
-export const EVAL_HOPS = 6;
 
 export interface ReplayInput {
   /** Shown in progress and in the per-event records (e.g. the file name). */
@@ -62,6 +58,8 @@ export interface ReplayOptions {
   budgets?: readonly number[];
   onProgress?: (p: ReplayProgress) => void;
   onContext?: (c: ContextRecord) => void;
+  /** Closure bounds for diagnosis only; by default the materializer's own defaults, as a user
+   * calling `materialize({ budget })` gets them. */
   maxNodes?: number;
   hops?: number;
   bootstrap?: Partial<BootstrapOptions>;
@@ -75,14 +73,15 @@ export async function replayTrajectories(
 ): Promise<ReplayReport> {
   const budgets = checkBudgets(options.budgets ?? DEFAULT_BUDGETS);
   const settings = {
-    maxNodes: options.maxNodes ?? EVAL_MAX_NODES,
-    hops: options.hops ?? EVAL_HOPS,
+    maxNodes: options.maxNodes ?? null,
+    hops: options.hops ?? null,
     bootstrap: { ...DEFAULT_BOOTSTRAP, ...options.bootstrap },
   };
   const pool = options.pool ?? new LedgerPool();
   const records: EventRecord[] = [];
   const skipped: Array<{ name: string; reason: string }> = [];
   let usableGold = 0;
+  let usableEditGold = 0;
   let droppedShort = 0;
   try {
     for (const [i, input] of inputs.entries()) {
@@ -90,6 +89,7 @@ export async function replayTrajectories(
       if ('skip' in prepared) skipped.push({ name: input.name, reason: prepared.skip });
       else {
         usableGold += prepared.gold.length;
+        usableEditGold += prepared.editGold.length;
         droppedShort += prepared.dropped;
         try {
           records.push(
@@ -104,7 +104,15 @@ export async function replayTrajectories(
   } finally {
     if (!options.pool) await pool.close();
   }
-  return summarise(records, { budgets, trajectories: inputs.length, skipped, usableGold, droppedShort, ...settings });
+  return summarise(records, {
+    budgets,
+    trajectories: inputs.length,
+    skipped,
+    usableGold,
+    usableEditGold,
+    droppedShort,
+    ...settings,
+  });
 }
 
 function checkBudgets(budgets: readonly number[]): number[] {
@@ -116,31 +124,37 @@ function checkBudgets(budgets: readonly number[]): number[] {
 
 interface Prepared {
   transactions: ReturnType<typeof fromMiniSweAgent>['transactions'];
-  gold: ReturnType<typeof usableGold>['lines'];
+  gold: GoldLine[];
   dropped: number;
+  /** The second gold: lines each edit replaces as they stood just before it (exact pre-images),
+   * with the epoch of their edit. */
+  editGold: Array<GoldLine & { epoch: number }>;
 }
 
 function prepare(input: ReplayInput): Prepared | { skip: string } {
   const t = input.trajectory as { info?: { submission?: unknown } } | null;
   const submission = typeof t === 'object' && t !== null ? t.info?.submission : undefined;
   if (typeof submission !== 'string' || submission.trim() === '') return { skip: 'no final patch (info.submission)' };
-  let transactions: Prepared['transactions'];
+  let adapted: ReturnType<typeof fromMiniSweAgent>;
   try {
-    transactions = fromMiniSweAgent(input.trajectory).transactions;
+    adapted = fromMiniSweAgent(input.trajectory);
   } catch (e) {
     return { skip: `not a mini-swe-agent trajectory: ${e instanceof Error ? e.message : String(e)}` };
   }
   const { lines, dropped } = usableGold(goldLines(submission));
-  return { transactions, gold: lines, dropped };
+  const editGold = adapted.preImages.flatMap((p) =>
+    usableGold([{ path: p.path, lines: p.lines, kind: 'modified' }]).lines.map((l) => ({ ...l, epoch: p.epoch })),
+  );
+  return { transactions: adapted.transactions, gold: lines, dropped, editGold };
 }
 
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 async function replayOne(
   name: string,
-  { transactions, gold }: Prepared,
+  { transactions, gold, editGold }: Prepared,
   budgets: readonly number[],
-  settings: { maxNodes: number; hops: number },
+  settings: { maxNodes: number | null; hops: number | null },
   ledger: Ledger,
   onContext: ReplayOptions['onContext'],
 ): Promise<EventRecord[]> {
@@ -148,6 +162,7 @@ async function replayOne(
   if (events.length === 0) return [];
   const matcher = new LineMatcher(gold);
   const goldTokens = gold.map((g) => ledger.countTokens(g.text));
+  const editMatcher = new LineMatcher(editGold);
   const transcript = transcriptOf(transactions, (text) => ledger.countTokens(text));
   const score = (gold: number[], present: ReadonlySet<number>, ids: Set<string>, tokens: number): MethodScore => ({
     recall: recallOf(present, gold),
@@ -156,7 +171,12 @@ async function replayOne(
     pairsKept: pairsIntact(ids, transcript.pairing),
   });
   const materialize = (epoch: number, tokens: number) =>
-    ledger.materialize({ epoch, budget: { tokens }, maxNodes: settings.maxNodes, hops: settings.hops });
+    ledger.materialize({
+      epoch,
+      budget: { tokens },
+      ...(settings.maxNodes === null ? {} : { maxNodes: settings.maxNodes }),
+      ...(settings.hops === null ? {} : { hops: settings.hops }),
+    });
 
   const out: EventRecord[] = [];
   const edited = new Set<string>();
@@ -173,6 +193,9 @@ async function replayOne(
     const full = await materialize(before, UNLIMITED);
     const carrierTier = carrierTiers(full, matcher);
     const reach = recallOf(new Set(carrierTier.keys()), ev.gold);
+    // The second gold: the exact pre-images of this step's edits of the event's paths.
+    const edit = editGold.flatMap((g, i) => (g.epoch === ev.epoch && ev.paths.includes(g.path) ? [i] : []));
+    const editRecall = (texts: readonly string[]) => recallOf(editMatcher.shownBy(texts), edit);
     const record: EventRecord = {
       trajectory: name,
       epoch: ev.epoch,
@@ -183,18 +206,30 @@ async function replayOne(
       reach,
       budgets: [],
     };
+    if (edit.length > 0) {
+      record.edit = {
+        goldLines: edit.length,
+        ceiling: editRecall(seen.map((m) => m.text)),
+        reach: editRecall(bodiesOf(full)),
+      };
+    }
     for (const budget of budgets) {
       const ws = await materialize(before, budget);
       onContext?.({ trajectory: name, epoch: ev.epoch, budget, method: 'ledger', json: JSON.stringify(ws) });
       const present = matcher.shownBy(ws.items.flatMap((i) => (i.body === undefined ? [] : [i.body])));
       const ids = new Set(ws.items.map((i) => i.id));
       const methods = { ledger: score(ev.gold, present, ids, ws.tokens) } as Record<MethodName, MethodScore>;
+      if (edit.length > 0) methods.ledger.editRecall = editRecall(bodiesOf(ws));
       for (const method of Object.keys(BASELINES) as BaselineName[]) {
         const sel = BASELINES[method](transcript, before, budget);
         const json = JSON.stringify(sel.messages.map((m) => m.id));
         onContext?.({ trajectory: name, epoch: ev.epoch, budget, method, json });
-        const shown = matcher.shownBy(sel.messages.map((m) => m.text));
-        methods[method] = score(ev.gold, shown, new Set(sel.messages.flatMap((m) => m.nodes)), sel.tokens);
+        const texts = sel.messages.map((m) => m.text);
+        const shown = matcher.shownBy(texts);
+        // A masked observation still answers its call (the placeholder stands in for it).
+        const nodes = new Set([...sel.messages, ...(sel.masked ?? [])].flatMap((m) => m.nodes));
+        methods[method] = score(ev.gold, shown, nodes, sel.tokens);
+        if (edit.length > 0) methods[method].editRecall = editRecall(texts);
       }
       record.budgets.push({ budget, methods, ...tierDiagnosis(ws, present, carrierTier, ev.gold) });
     }
@@ -202,6 +237,10 @@ async function replayOne(
   }
   return out;
 }
+
+/** The texts a working set shows (an item referring to another's body shows that body too, and
+ * the carrier is in the same set). */
+const bodiesOf = (ws: WorkingSet): string[] => ws.items.flatMap((i) => (i.body === undefined ? [] : [i.body]));
 
 /** Where the working set's tokens go by tier, and which tiers carried (at an unlimited budget) the
  * gold lines this budget dropped. */

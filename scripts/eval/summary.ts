@@ -18,15 +18,23 @@ export interface SummaryInput {
   trajectories: number;
   skipped: Array<{ name: string; reason: string }>;
   usableGold: number;
+  usableEditGold: number;
   droppedShort: number;
-  maxNodes: number;
-  hops: number;
+  maxNodes: number | null;
+  hops: number | null;
   bootstrap: BootstrapOptions;
 }
 
 export function summarise(records: readonly EventRecord[], input: SummaryInput): ReplayReport {
   const all = byTrajectory(records);
   const firsts = byTrajectory(records.filter((r) => r.firstEdit));
+  const laters = byTrajectory(records.filter((r) => !r.firstEdit));
+  const withEdit = records.filter((r) => r.edit !== undefined);
+  const edits = byTrajectory(withEdit);
+  const editFirsts = byTrajectory(withEdit.filter((r) => r.firstEdit));
+  const editLaters = byTrajectory(withEdit.filter((r) => !r.firstEdit));
+  const recall = (r: EventRecord, m: MethodName, budget: number) => at(r, budget).methods[m].recall;
+  const editRecall = (r: EventRecord, m: MethodName, budget: number) => at(r, budget).methods[m].editRecall ?? 0;
   const ci = (groups: EventRecord[][], value: (r: EventRecord) => number) =>
     bootstrapMeanCI(
       groups.map((g) => g.map(value)),
@@ -37,12 +45,18 @@ export function summarise(records: readonly EventRecord[], input: SummaryInput):
       Object.fromEntries(TIERS.map((t) => [t, mean(records.map((r) => value(r, t)))])) as Record<TierName, number>;
     return {
       budget,
-      methods: methodSummaries(all, budget, input.bootstrap),
+      methods: methodSummaries(all, budget, input.bootstrap, recall),
       ledger: {
         tokensByTier: perTier((r, t) => at(r, budget).tiers[t] ?? 0),
         missedByTier: perTier((r, t) => (at(r, budget).missed[t] ?? 0) / r.goldLines),
       },
-      firstEdits: methodSummaries(firsts, budget, input.bootstrap),
+      firstEdits: methodSummaries(firsts, budget, input.bootstrap, recall),
+      laterEdits: methodSummaries(laters, budget, input.bootstrap, recall),
+      edit: {
+        all: methodSummaries(edits, budget, input.bootstrap, editRecall),
+        firstEdits: methodSummaries(editFirsts, budget, input.bootstrap, editRecall),
+        laterEdits: methodSummaries(editLaters, budget, input.bootstrap, editRecall),
+      },
     };
   });
 
@@ -51,9 +65,21 @@ export function summarise(records: readonly EventRecord[], input: SummaryInput):
     ceilingCI: ci(all, (r) => r.ceiling),
     reach: mean(records.map((r) => r.reach)),
     events: records.length,
-    firstEdits: { events: firsts.flat().length, ceiling: mean(firsts.flat().map((r) => r.ceiling)) },
+    firstEdits: {
+      events: firsts.flat().length,
+      ceiling: mean(firsts.flat().map((r) => r.ceiling)),
+      reach: mean(firsts.flat().map((r) => r.reach)),
+    },
+    edit: {
+      events: withEdit.length,
+      firstEdits: editFirsts.flat().length,
+      ceiling: mean(withEdit.map((r) => r.edit!.ceiling)),
+      reach: mean(withEdit.map((r) => r.edit!.reach)),
+      firstCeiling: mean(editFirsts.flat().map((r) => r.edit!.ceiling)),
+      firstReach: mean(editFirsts.flat().map((r) => r.edit!.reach)),
+    },
     trajectories: { total: input.trajectories, withEvents: all.length, skipped: input.skipped },
-    goldLines: { usable: input.usableGold, ignoredShort: input.droppedShort },
+    goldLines: { usable: input.usableGold, ignoredShort: input.droppedShort, editUsable: input.usableEditGold },
     settings: { maxNodes: input.maxNodes, hops: input.hops, encoding: 'o200k_base', bootstrap: input.bootstrap },
     budgets,
     perEvent: [...records],
@@ -73,15 +99,16 @@ function methodSummaries(
   groups: EventRecord[][],
   budget: number,
   bootstrap: BootstrapOptions,
+  recallOf: (r: EventRecord, method: MethodName, budget: number) => number,
 ): Record<MethodName, MethodSummary> {
   const records = groups.flat();
   const out = {} as Record<MethodName, MethodSummary>;
   for (const method of METHODS) {
     const s = (r: EventRecord) => at(r, budget).methods[method];
     out[method] = {
-      recall: mean(records.map((r) => s(r).recall)),
+      recall: mean(records.map((r) => recallOf(r, method, budget))),
       recallCI: bootstrapMeanCI(
-        groups.map((g) => g.map((r) => s(r).recall)),
+        groups.map((g) => g.map((r) => recallOf(r, method, budget))),
         bootstrap,
       ),
       precision: mean(records.map((r) => s(r).precision)),

@@ -21,7 +21,12 @@ export interface Transcript {
   /** In conversation order; the task (when there is one) first. */
   messages: readonly TranscriptMessage[];
   pairing: Pairing;
+  /** Tokens of the placeholder that replaces a masked observation. */
+  placeholderTokens: number;
 }
+
+/** What observation masking shows instead of an older tool output. */
+export const MASK_PLACEHOLDER = '[Old tool output omitted for brevity.]';
 
 export function transcriptOf(transactions: readonly Transaction[], countTokens: (text: string) => number): Transcript {
   const messages: TranscriptMessage[] = [];
@@ -61,5 +66,5 @@ export function transcriptOf(transactions: readonly Transaction[], countTokens: 
         add({ id: n.id, epoch: tx.epoch, role: 'observation', text: n.body ?? '', nodes: [n.id] });
     }
   }
-  return { messages, pairing: { resultsOf, callOf } };
+  return { messages, pairing: { resultsOf, callOf }, placeholderTokens: countTokens(MASK_PLACEHOLDER) };
 }

@@ -2,7 +2,7 @@
 import type { TierName } from '../../src/working-set/types.js';
 import type { BootstrapOptions } from './metrics.js';
 
-export const METHODS = ['ledger', 'recency', 'recencyPaired', 'bm25'] as const;
+export const METHODS = ['ledger', 'recency', 'recencyPaired', 'bm25', 'observationMasking'] as const;
 export type MethodName = (typeof METHODS)[number];
 
 export interface MethodScore {
@@ -11,6 +11,8 @@ export interface MethodScore {
   tokens: number;
   /** Every tool call shown with all its results, and every result with its call. */
   pairsKept: boolean;
+  /** Recall of the second gold (the edit's exact pre-image), when the event has one. */
+  editRecall?: number;
 }
 
 /** One event's measurements; `tiers` and `missed` feed the ledger diagnosis. */
@@ -25,6 +27,9 @@ export interface EventRecord {
   ceiling: number;
   /** Ledger recall with an unlimited budget: what its closure can reach at all. */
   reach: number;
+  /** The second gold — the lines the edit replaces as they stood just before it — when the
+   * adapter knew that pre-image exactly. */
+  edit?: { goldLines: number; ceiling: number; reach: number };
   budgets: Array<{
     budget: number;
     methods: Record<MethodName, MethodScore>;
@@ -58,8 +63,17 @@ export interface BudgetSummary {
      * this tier) and this budget's lacks; summed over tiers it is `reach - recall`. */
     missedByTier: Record<TierName, number>;
   };
-  /** The same measures over first edits of a file only (see EventRecord.firstEdit). */
+  /** The same measures over first edits of a file only (see EventRecord.firstEdit)… */
   firstEdits: Record<MethodName, MethodSummary>;
+  /** …and over later edits. */
+  laterEdits: Record<MethodName, MethodSummary>;
+  /** Recall of the second gold (the edit's exact pre-image), over the events that have one
+   * (precision, tokens and pairs are those of the first gold's contexts, the same contexts). */
+  edit: {
+    all: Record<MethodName, MethodSummary>;
+    firstEdits: Record<MethodName, MethodSummary>;
+    laterEdits: Record<MethodName, MethodSummary>;
+  };
 }
 
 export interface ReplayReport {
@@ -69,11 +83,21 @@ export interface ReplayReport {
   /** Mean over events of the ledger's recall with an unlimited budget. */
   reach: number;
   events: number;
-  firstEdits: { events: number; ceiling: number };
+  firstEdits: { events: number; ceiling: number; reach: number };
+  /** Events with a second gold (an exact pre-image), and its ceiling and ledger reach. */
+  edit: {
+    events: number;
+    firstEdits: number;
+    ceiling: number;
+    reach: number;
+    firstCeiling: number;
+    firstReach: number;
+  };
   trajectories: { total: number; withEvents: number; skipped: Array<{ name: string; reason: string }> };
   /** Gold lines of the final patches: those measured, and those ignored as blank or shorter than MIN_GOLD_CHARS. */
-  goldLines: { usable: number; ignoredShort: number };
-  settings: { maxNodes: number; hops: number; encoding: 'o200k_base'; bootstrap: BootstrapOptions };
+  goldLines: { usable: number; ignoredShort: number; editUsable: number };
+  /** Closure bounds: null = the materializer's defaults (what a user gets). */
+  settings: { maxNodes: number | null; hops: number | null; encoding: 'o200k_base'; bootstrap: BootstrapOptions };
   budgets: BudgetSummary[];
   perEvent: EventRecord[];
 }

@@ -161,6 +161,9 @@ export function fromMiniSweAgent(trajectory: unknown, options: AdapterOptions = 
     const meta: Record<string, number | boolean> = {};
     if (parsed.obs.returncode !== undefined) meta.returncode = parsed.obs.returncode;
     if (parsed.kind === 'timeout') meta.timedOut = true;
+    // The middle of the output is gone and only the head sits at known lines: a view cut from it
+    // does not carry the tail, so the result must never be shown as a mere reference to it.
+    if (parsed.kind === 'elided') meta.elided = true;
     b.addStep({
       epoch: t,
       thought: thoughtOf(content),

@@ -7,7 +7,7 @@
 import { LIMITS } from '../schema/limits.js';
 import type { EdgeInput, LineRange, NodeInput, Transaction } from '../schema/types.js';
 import { isUsablePath } from './paths.js';
-import type { AdaptedTrace, AdapterOptions, AdapterStats, Effect, FileKnowledge } from './types.js';
+import type { AdaptedTrace, AdapterOptions, AdapterStats, Effect, FileKnowledge, PreImage } from './types.js';
 
 /** Body of the result paired with a call that was never answered. */
 export const NO_RESULT_BODY = '[no result recorded]';
@@ -84,6 +84,7 @@ export class TraceBuilder implements FileKnowledge {
   /** Paths in the order the trace first wrote them (verifiers depend on their latest revisions). */
   private readonly written: string[] = [];
   private readonly stats: AdapterStats = { steps: 0, commands: 0, recognised: 0, byCategory: {}, warnings: [] };
+  private readonly preImages: PreImage[] = [];
   private taskId: string | undefined;
   /** Steering nodes waiting for the next action they plan. */
   private pendingSteering: string[] = [];
@@ -290,6 +291,7 @@ export class TraceBuilder implements FileKnowledge {
           // A whitespace-only content (a freshly created empty file) says less than the command.
           rev.body = e.content !== undefined && e.content.trim().length > 0 ? e.content : call.body;
           if (e.revert) rev.meta = { revert: true };
+          if (rev.changed && rev.changed.length > 0) this.recordPreImage(t, e.path, id, rev.changed);
           nodes.push(rev);
           edge(act.id, id, 'mutates');
           edge(callNode.id, id, 'mutates');
@@ -366,7 +368,22 @@ export class TraceBuilder implements FileKnowledge {
     if (!this.written.includes(path)) this.written.push(path);
   }
 
+  /** The changed lines of the current revision, when every one of them is known. */
+  private recordPreImage(epoch: number, path: string, revision: string, changed: readonly LineRange[]): void {
+    const known = this.files.get(path)?.lines;
+    if (!known) return;
+    const lines: PreImage['lines'] = [];
+    for (const [a, b] of changed) {
+      for (let line = a; line <= b; line++) {
+        const text = known.get(line);
+        if (text === undefined) return;
+        lines.push({ line, text });
+      }
+    }
+    this.preImages.push({ epoch, path, revision, lines });
+  }
+
   finish(): AdaptedTrace {
-    return { transactions: this.transactions, stats: this.stats };
+    return { transactions: this.transactions, stats: this.stats, preImages: this.preImages };
   }
 }

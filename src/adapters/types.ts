@@ -29,6 +29,22 @@ export interface AdapterStats {
 export interface AdaptedTrace {
   transactions: Transaction[];
   stats: AdapterStats;
+  /**
+   * For each write whose changed lines were all known just before it (a line-addressed or
+   * substitution edit on a viewed revision, a str_replace, a diff): those lines as they stood —
+   * the edit's exact pre-image. Writes with unknown changed ranges or unseen lines have none.
+   */
+  preImages: PreImage[];
+}
+
+/** The lines a write replaced, as they stood just before it. */
+export interface PreImage {
+  /** Step (epoch) of the write. */
+  epoch: number;
+  path: string;
+  /** Id of the revision the write made. */
+  revision: string;
+  lines: Array<{ line: number; text: string }>;
 }
 
 export type VerifierStatus = 'passed' | 'failed' | 'error';

@@ -3,8 +3,9 @@ import { LedgerError } from '../errors.js';
 import { loadCandidates } from './load-candidates.js';
 import { readingOrder } from './order.js';
 import { compare, packUnits } from './pack.js';
+import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
 import { resolveMaterializeRequest } from './request.js';
-import { assignTiers, currentActions } from './tiers.js';
+import { assignTiers, currentActions, type TierAssignment } from './tiers.js';
 import type { Candidate, ExplanationRecord, MaterializeRequest, WorkingSetItem } from './types.js';
 import { buildUnits } from './units.js';
 import { WorkingSet } from './working-set.js';
@@ -40,15 +41,15 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
   const coveredBy = new Map<number, number[]>();
   for (const e of graph.edges) {
-    if (
-      e.kind !== 'cites' ||
-      graph.candidates.get(e.src)?.kind !== 'tool_result' ||
-      graph.candidates.get(e.dst)?.kind !== 'evidence'
-    )
+    const result = graph.candidates.get(e.src);
+    if (e.kind !== 'cites' || result?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence')
       continue;
+    // An elided output (the tool dropped its middle) holds lines no view carries: its tail.
+    if (result.meta?.elided === true) continue;
     coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
   }
-  const { included, excluded } = packUnits(units, req.budget, refCost, coveredBy);
+  const placement = rankUnits(units, relevanceQuery(shown, tiers));
+  const { included, excluded } = packUnits(units, req.budget, refCost, coveredBy, placement);
   const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)));
 
   // Each body once: the first item in reading order carries it, later ones refer to it.
@@ -100,12 +101,19 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       included: true,
       tier: item.tier,
       reason: item.ref ? `${reason}; body shared with ${item.ref}` : reason,
+      ...signalOf(placement.get(item.unit)),
     });
   }
   const out: ExplanationRecord[] = [];
   for (const unit of excluded) {
     for (const m of unit.members)
-      out.push({ id: m.id, included: false, tier: unit.tier, reason: `budget (${tiers.get(m.nid)!.reason})` });
+      out.push({
+        id: m.id,
+        included: false,
+        tier: unit.tier,
+        reason: `budget (${tiers.get(m.nid)!.reason})`,
+        ...signalOf(placement.get(unit.key)),
+      });
   }
   for (const c of unanswered)
     out.push({
@@ -138,6 +146,28 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     explanation,
   });
 }
+
+/** What the ranked tiers are ranked against: the text of the open tasks, steering, unresolved
+ * claims and the current action (its thought and commands; tiers 0–2), and the paths open work
+ * touches. */
+function relevanceQuery(
+  shown: ReadonlyMap<number, Candidate>,
+  tiers: ReadonlyMap<number, TierAssignment>,
+): RelevanceQuery {
+  const text: string[] = [];
+  const paths = new Set<string>();
+  for (const c of [...shown.values()].sort((a, b) => a.nid - b.nid)) {
+    const tier = tiers.get(c.nid)!.tier;
+    if (tier < RANKED_FROM_TIER && c.path !== null) paths.add(c.path);
+    // A result's output is evidence, not intent: a long test log would otherwise be the query.
+    if (tier <= 2 && c.body !== null && c.kind !== 'tool_result') text.push(c.body);
+  }
+  return { text: text.join('\n'), paths };
+}
+
+/** The signal that placed a ranked unit, and its rank in that channel. */
+const signalOf = (p: Placement | undefined): { signal?: string } =>
+  p === undefined ? {} : { signal: `${p.signal} #${p.signalRank}` };
 
 const isLedgerRecord = (c: Candidate): boolean =>
   c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);

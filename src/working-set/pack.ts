@@ -13,7 +13,7 @@ export interface PackResult {
 
 /**
  * Packs whole units into the budget, tier by tier (within a tier the most recent first, then by
- * key), skipping a unit that does not fit and trying the next. A body already packed costs only
+ * key; the ranked tiers in their fused relevance order), skipping a unit that does not fit and trying the next. A body already packed costs only
  * its reference (`refTokens`), so each body is paid for once; so does a tool result whose lines
  * are all carried by evidence already packed (a file view and the exact range cut from it).
  * Pure and deterministic.
@@ -24,13 +24,23 @@ export function packUnits(
   refTokens: number,
   /** Tool results whose lines are all carried by evidence (result nid → evidence nids). */
   coveredBy: ReadonlyMap<number, readonly number[]> = new Map(),
+  /** Fused relevance position of the units below the guaranteed tiers (unit key → rank); units
+   * it ranks are packed after every unit it does not, in its order. */
+  ranked: ReadonlyMap<string, { rank: number }> = new Map(),
 ): PackResult {
   const packed = new Set<number>();
   const covered = (nid: number) => {
     const ev = coveredBy.get(nid);
     return ev !== undefined && ev.length > 0 && ev.every((e) => packed.has(e));
   };
-  const ordered = [...units].sort((a, b) => a.tier - b.tier || b.tx - a.tx || compare(a.key, b.key));
+  const position = (u: Unit) => ranked.get(u.key)?.rank;
+  const ordered = [...units].sort((a, b) => {
+    const pa = position(a);
+    const pb = position(b);
+    if (pa !== undefined && pb !== undefined) return pa - pb;
+    if (pa !== undefined || pb !== undefined) return pa === undefined ? -1 : 1;
+    return a.tier - b.tier || b.tx - a.tx || compare(a.key, b.key);
+  });
   const paid = new Set<string>();
   let tokens = 0;
   let records = 0;

@@ -79,6 +79,15 @@ describe('fromMiniSweAgent', () => {
     expect(edgeStrings(trace)).toEqual(expect.arrayContaining(['act:7 mutates rev:7:1', 'call:7 mutates rev:7:1']));
   });
 
+  it('gives the exact pre-image of an edit whose changed lines were viewed, and none otherwise', () => {
+    // Step 7's sed replaced line 9, which the whole-file view of step 4 showed.
+    expect(trace.preImages).toEqual([
+      { epoch: 7, path: 'pkg/calc.py', revision: 'rev:7:1', lines: [{ line: 9, text: '    return a / b' }] },
+    ]);
+    // The heredoc of step 5 has no changed ranges (a new file): no pre-image.
+    expect(trace.preImages.some((p) => p.path === 'reproduce_issue.py')).toBe(false);
+  });
+
   it('records test and reproduction runs as verifiers that depend on every written path', () => {
     expect(node(trace, 'ver:5')).toMatchObject({
       kind: 'verifier_outcome',

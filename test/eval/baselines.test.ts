@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BASELINES, bm25, recency, recencyPaired } from '../../scripts/eval/baselines.js';
+import { BASELINES, bm25, observationMasking, recency, recencyPaired } from '../../scripts/eval/baselines.js';
 import { pairsIntact } from '../../scripts/eval/metrics.js';
 import { type Transcript, type TranscriptMessage, transcriptOf } from '../../scripts/eval/transcript.js';
 import { fromMiniSweAgent } from '../../src/adapters/index.js';
@@ -37,6 +37,7 @@ const transcript: Transcript = {
     resultsOf: new Map([1, 2, 3].map((i) => [`call:${i}`, [`result:${i}`]])),
     callOf: new Map([1, 2, 3].map((i) => [`result:${i}`, `call:${i}`])),
   },
+  placeholderTokens: 3,
 };
 const ids = (s: { messages: TranscriptMessage[] }) => s.messages.map((m) => m.id);
 const shownNodes = (s: { messages: TranscriptMessage[] }) => new Set(s.messages.flatMap((m) => m.nodes));
@@ -92,6 +93,33 @@ describe('bm25', () => {
   });
 });
 
+describe('observationMasking', () => {
+  it('keeps every turn, the latest observations in full and masks older ones to fit', () => {
+    // task 10 + turns 15 + result:3 50 + result:2 30 = 105 > 100: result:2 and result:1 are masked (3 each).
+    const s = observationMasking(transcript, 3, 100);
+    expect(ids(s)).toEqual(['task', 'turn:1', 'turn:2', 'turn:3', 'result:3']);
+    expect(s.masked?.map((m) => m.id)).toEqual(['result:1', 'result:2']);
+    expect(s.tokens).toBe(10 + 15 + 50 + 3 + 3);
+    // Masked observations still answer their calls.
+    expect(pairsIntact(new Set([...s.messages, ...(s.masked ?? [])].flatMap((m) => m.nodes)), transcript.pairing)).toBe(
+      true,
+    );
+  });
+
+  it('unmasks only the newest observations (last N): an older one that would fit stays masked', () => {
+    // 10 + 15 + 3·3 = 34; result:3 (+47) fits at 81; result:2 (+27) does not at 100 − 81 = 19, result:1 (+17) would.
+    const s = observationMasking(transcript, 3, 100);
+    expect(s.masked?.map((m) => m.id)).toContain('result:1');
+  });
+
+  it('drops the oldest steps whole when the turns alone do not fit', () => {
+    const s = observationMasking(transcript, 3, 26);
+    expect(ids(s)).toEqual(['task', 'turn:2', 'turn:3']);
+    expect(s.masked?.map((m) => m.id)).toEqual(['result:2', 'result:3']);
+    expect(s.tokens).toBe(10 + 5 + 3 + 5 + 3);
+  });
+});
+
 describe('every baseline', () => {
   const arbTranscript = fc
     .array(fc.tuple(fc.nat({ max: 60 }), fc.nat({ max: 60 }), fc.subarray(['parse', 'header', 'card', 'ls', 'x'])), {
@@ -110,6 +138,7 @@ describe('every baseline', () => {
           resultsOf: new Map(steps.map((_, i) => [`call:${i + 1}`, [`result:${i + 1}`]])),
           callOf: new Map(steps.map((_, i) => [`result:${i + 1}`, `call:${i + 1}`])),
         },
+        placeholderTokens: 3,
       }),
     );
 
@@ -120,11 +149,15 @@ describe('every baseline', () => {
         for (const baseline of Object.values(BASELINES)) {
           const s = baseline(t, epoch, budget);
           expect(s.tokens).toBeLessThanOrEqual(budget);
-          expect(s.tokens).toBe(s.messages.reduce((n, m) => n + m.tokens, 0));
+          // Masked observations cost their placeholder (or themselves, when shorter).
+          const masked = (s.masked ?? []).reduce((n, m) => n + Math.min(t.placeholderTokens, m.tokens), 0);
+          expect(s.tokens).toBe(s.messages.reduce((n, m) => n + m.tokens, 0) + masked);
           expect(s.messages.every((m) => m.epoch <= epoch)).toBe(true);
           expect(baseline(truncated, epoch, budget)).toEqual(s);
         }
         expect(pairsIntact(shownNodes(recencyPaired(t, epoch, budget)), t.pairing)).toBe(true);
+        const m = observationMasking(t, epoch, budget);
+        expect(m.messages.every((x) => x.role !== 'observation' || !m.masked?.includes(x))).toBe(true);
       }),
     );
   });

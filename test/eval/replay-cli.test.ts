@@ -36,7 +36,7 @@ describe('context-ledger replay', () => {
     expect(json).toMatchObject({ ceiling: 1, events: 1 });
     expect(json.budgets.map((b: { budget: number }) => b.budget)).toEqual([150, 4000]);
     for (const b of json.budgets) {
-      expect(Object.keys(b.methods)).toEqual(['ledger', 'recency', 'recencyPaired', 'bm25']);
+      expect(Object.keys(b.methods)).toEqual(['ledger', 'recency', 'recencyPaired', 'bm25', 'observationMasking']);
       for (const m of Object.values(b.methods) as Array<Record<string, unknown>>) {
         expect(m).toMatchObject({
           recall: expect.any(Number),
@@ -57,7 +57,7 @@ describe('context-ledger replay', () => {
     const svg = readFileSync(join(out, 'recall.svg'), 'utf8');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-    expect(svg.match(/<polyline /g)).toHaveLength(4);
+    expect(svg.match(/<polyline /g)).toHaveLength(5);
   });
 
   it.each([

@@ -80,7 +80,13 @@ describe('replayTrajectories on the fixture', () => {
     expect(ev!.budgets[1]!.methods.recency.recall).toBe(1);
     expect(ev!.budgets[1]!.methods.recencyPaired.pairsKept).toBe(true);
     expect(report.budgets.map((b) => b.budget)).toEqual([150, 4000]);
-    expect(report.goldLines).toEqual({ usable: 1, ignoredShort: 0 });
+    expect(report.goldLines).toEqual({ usable: 1, ignoredShort: 0, editUsable: 1 });
+    // The second gold: step 7's sed replaced line 9 as the view of step 4 showed it.
+    expect(ev!.edit).toEqual({ goldLines: 1, ceiling: 1, reach: 1 });
+    expect(ev!.budgets[1]!.methods.ledger.editRecall).toBe(1);
+    expect(report.edit.events).toBe(1);
+    // Evaluated as a user calls it: no lifted closure bound.
+    expect(report.settings).toMatchObject({ maxNodes: null, hops: null });
   });
 
   it('is deterministic', async () => {

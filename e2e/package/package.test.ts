@@ -1,0 +1,301 @@
+/**
+ * The package as a user gets it: `npm pack`, the tarball installed into a fresh folder (from the
+ * npm cache when it can), then what the README promises, run verbatim against the installed copy:
+ * the Node examples, the Workers example under `wrangler dev` on loopback, and the types under
+ * node16 and bundler resolution. Run by `npm run test:package` (which builds first).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'node_modules/.bin');
+const README = await readFile(join(ROOT, 'README.md'), 'utf8');
+const PKG = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
+/** Keeps wrangler off the network: no metrics, no update check. */
+const OFFLINE_ENV = { WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true' };
+
+interface Block {
+  section: string;
+  lang: string;
+  code: string;
+}
+
+/** Every fenced block of the README with the `## ` section it sits in. */
+function readmeBlocks(): Block[] {
+  const blocks: Block[] = [];
+  let section = '';
+  const lines = README.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('## ')) section = line.slice(3).trim();
+    const fence = /^```(\w+)$/.exec(line);
+    if (!fence) continue;
+    const end = lines.indexOf('```', i + 1);
+    blocks.push({ section, lang: fence[1]!, code: `${lines.slice(i + 1, end).join('\n')}\n` });
+    i = end;
+  }
+  return blocks;
+}
+
+const RUNTIME_SECTIONS = ['Cloudflare Workers', 'In the browser'];
+/**
+ * Not run here: the RDF example queries a `ledger` from the examples above at epoch 12 and needs
+ * the optional peers n3 and Comunica (its own tests cover it).
+ */
+const NOT_RUN_SECTIONS = ['Layout', 'RDF, PROV-O and SPARQL (`context-ledger/rdf`)'];
+
+/**
+ * The Node programs: a TypeScript block that imports the package starts one; a block without
+ * imports continues the latest program, run after its statements and before its last line (the
+ * one that closes the ledger).
+ */
+function nodePrograms(): Array<{ name: string; code: string }> {
+  const programs: Array<{ name: string; code: string }> = [];
+  let base: string | undefined;
+  for (const b of readmeBlocks()) {
+    if (b.lang !== 'ts' || RUNTIME_SECTIONS.includes(b.section) || NOT_RUN_SECTIONS.includes(b.section)) continue;
+    if (/^import /m.test(b.code)) {
+      base = b.code;
+      programs.push({ name: b.section, code: b.code });
+    } else if (base !== undefined) {
+      const lines = base.trimEnd().split('\n');
+      const last = lines.pop()!;
+      programs.push({
+        name: `${b.section} (after the previous example)`,
+        code: `${lines.join('\n')}\n${b.code}${last}\n`,
+      });
+    }
+  }
+  return programs;
+}
+
+/** What the program's `console.log(…); // output` comments say it prints, spaces and quotes normalised. */
+function statedOutput(code: string): string[] {
+  return [...code.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => normalise(m[1]!));
+}
+const normalise = (s: string) => s.replaceAll("'", '"').replaceAll(/\s+/g, '');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let tmp: string;
+let app: string;
+let tarballFiles: string[];
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'ledger-package-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, maxBuffer: 1 << 26 });
+  const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarballFiles = packed!.files.map((f) => f.path);
+  app = join(tmp, 'app');
+  await mkdir(app);
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+  await run(
+    'npm',
+    ['install', join(tmp, packed!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    { cwd: app, maxBuffer: 1 << 26 },
+  );
+}, 300_000);
+
+afterAll(async () => {
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('ships the library only: no sources, evaluations, tests or source maps; a LICENSE', () => {
+    expect(tarballFiles).toContain('LICENSE');
+    expect(tarballFiles.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(tarballFiles).toContain('dist/workerd/index.js');
+    expect(tarballFiles).toContain('dist/adapters/index.d.ts');
+    expect(tarballFiles).toContain('types/wasm-modules.d.ts');
+    expect(tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo)\//.test(f) || f.includes('/eval'))).toEqual([]);
+  });
+
+  it('imports nothing at run time but its dependencies and Node builtins', async () => {
+    const dist = join(app, 'node_modules/context-ledger/dist');
+    // Optional peers (the RDF subpath's n3 and Comunica) are loaded on first use, when installed.
+    const allowed = new Set([...Object.keys(PKG.dependencies), ...Object.keys(PKG.peerDependencies ?? {})]);
+    const foreign = new Set<string>();
+    for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
+      // Static imports and re-exports start a line in emitted code; dynamic ones and requires are calls.
+      const specifiers = [
+        ...text.matchAll(/^(?:import|export)\b[^'"`;]*?\bfrom\s*["']([^"']+)["']/gm),
+        ...text.matchAll(/^import\s*["']([^"']+)["']/gm),
+        ...text.matchAll(/\b(?:import|require)\(\s*["']([^"']+)["']\s*\)/g),
+      ];
+      for (const m of specifiers) {
+        const spec = m[1]!;
+        if (spec.startsWith('.') || spec.startsWith('node:')) continue;
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (!allowed.has(name)) foreign.add(`${entry.name}: ${spec}`);
+      }
+    }
+    expect([...foreign]).toEqual([]);
+  });
+});
+
+describe('the README, run verbatim against the installed package', () => {
+  const programs = nodePrograms();
+
+  it('has the Node examples this test runs', () => {
+    expect(programs.map((p) => p.name)).toEqual([
+      'Using it',
+      'Working sets: what the model must see (after the previous example)',
+      'Retrieval: support, or what is missing (after the previous example)',
+      'Transcripts in',
+      'Transcripts in',
+      'Durable storage (Node)',
+    ]);
+  });
+
+  it.each(programs.map((p, i) => ({ ...p, i })))(
+    'runs "$name" in Node with the output its comments state',
+    async ({ code, i }) => {
+      const dir = join(app, `example-${i}`);
+      await mkdir(dir);
+      for (const f of ['mini-swe-agent.traj.json', 'swe-agent.traj', 'anthropic-messages.json']) {
+        await copyFile(join(ROOT, 'test/fixtures/transcripts', f), join(dir, f));
+      }
+      await writeFile(join(dir, 'example.ts'), code);
+      // Twice: a durable ledger must take a second run (the storage example once failed with DUPLICATE_ID).
+      for (let pass = 0; pass < 2; pass++) {
+        const { stdout } = await run(join(BIN, 'tsx'), ['example.ts'], { cwd: dir, timeout: 120_000 });
+        expect(stdout.trim().split('\n').filter(Boolean).map(normalise)).toEqual(statedOutput(code));
+      }
+    },
+    300_000,
+  );
+
+  it('type-checks the examples and the adapters subpath under node16 and bundler resolution', async () => {
+    const dir = join(app, 'types');
+    await mkdir(dir);
+    const sources = programs.filter((p) => !p.name.includes('after')).map((p) => p.code);
+    sources.push(
+      "import type { AdaptedTrace } from 'context-ledger/adapters';\nexport const t: AdaptedTrace | null = null;\n",
+    );
+    await Promise.all(sources.map((code, i) => writeFile(join(dir, `example-${i}.ts`), code)));
+    for (const [module, moduleResolution] of [
+      ['node16', 'node16'],
+      ['esnext', 'bundler'],
+    ]) {
+      const config = {
+        compilerOptions: { target: 'es2022', module, moduleResolution, strict: true, noEmit: true, types: ['node'] },
+        include: ['*.ts'],
+      };
+      await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(config));
+      // @types/node from this repository: the fresh folder installs only the package.
+      await run(join(BIN, 'tsc'), ['-p', '.', '--typeRoots', join(ROOT, 'node_modules/@types')], { cwd: dir }).catch(
+        (e: { stdout: string }) => {
+          throw new Error(`${moduleResolution}: ${e.stdout}`);
+        },
+      );
+    }
+  }, 120_000);
+});
+
+describe('the README Worker, under wrangler dev on loopback', () => {
+  let wrangler: ChildProcess | undefined;
+  let output = '';
+
+  afterAll(async () => {
+    if (wrangler?.pid !== undefined) {
+      process.kill(-wrangler.pid, 'SIGTERM');
+      await new Promise((resolve) => wrangler!.once('exit', resolve));
+    }
+  });
+
+  it('commits and materializes through a session Durable Object, with coded 400s', async () => {
+    const blocks = readmeBlocks().filter((b) => b.section === 'Cloudflare Workers');
+    const worker = blocks.find((b) => b.code.startsWith('// worker.ts'));
+    const config = blocks.find((b) => b.code.startsWith('// wrangler.jsonc'));
+    expect(worker && config).toBeTruthy();
+    const dir = join(app, 'worker');
+    await mkdir(dir);
+    await writeFile(join(dir, 'worker.ts'), worker!.code);
+    await writeFile(join(dir, 'wrangler.jsonc'), config!.code);
+    // Its types, as the README says to set them.
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          customConditions: ['workerd'],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        include: ['worker.ts'],
+      }),
+    );
+    await run(join(BIN, 'tsc'), ['-p', '.'], { cwd: dir }).catch((e: { stdout: string }) => {
+      throw new Error(e.stdout);
+    });
+
+    const port = await freePort();
+    wrangler = spawn(
+      join(BIN, 'wrangler'),
+      ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(await freePort())],
+      { cwd: dir, detached: true, env: { ...process.env, ...OFFLINE_ENV }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    wrangler.stdout!.on('data', (d) => (output += d));
+    wrangler.stderr!.on('data', (d) => (output += d));
+    const base = `http://127.0.0.1:${port}`;
+    const post = (path: string, body: string) =>
+      fetch(`${base}${path}`, { method: 'POST', body, signal: AbortSignal.timeout(120_000) });
+
+    const deadline = Date.now() + 180_000;
+    for (;;) {
+      const r = await fetch(`${base}/`, { signal: AbortSignal.timeout(5_000) }).catch(() => null);
+      if (r) break;
+      if (Date.now() > deadline || wrangler.exitCode !== null)
+        throw new Error(`wrangler dev did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+
+    const committed = await post(
+      '/sessions/demo/commit',
+      JSON.stringify({ epoch: 1, nodes: [{ id: 'task:a', kind: 'task', body: 'Fix the CAN frame parser' }] }),
+    );
+    expect(committed.status, output).toBe(200);
+    expect(await committed.json()).toMatchObject({ tx: 1 });
+
+    const ws = await post('/sessions/demo/materialize', JSON.stringify({ budget: { tokens: 1000 } }));
+    expect(ws.status).toBe(200);
+    expect(((await ws.json()) as { items: Array<{ id: string }> }).items.map((i) => i.id)).toEqual(['task:a']);
+
+    // Another session is another object: it does not see session demo's task.
+    const other = await post('/sessions/other/materialize', JSON.stringify({ budget: { tokens: 1000 } }));
+    expect(((await other.json()) as { items: unknown[] }).items).toEqual([]);
+
+    const duplicate = await post(
+      '/sessions/demo/commit',
+      JSON.stringify({ epoch: 2, nodes: [{ id: 'task:a', kind: 'task', body: 'again' }] }),
+    );
+    expect(duplicate.status).toBe(400);
+    expect(await duplicate.json()).toMatchObject({ code: 'DUPLICATE_ID' });
+
+    const malformed = await post('/sessions/demo/commit', '{"epoch":');
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { code: string }).code).toMatch(/^[A-Z_]+$/);
+  }, 400_000);
+});

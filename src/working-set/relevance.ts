@@ -1,0 +1,195 @@
+import { textTerms } from '../retrieval/text-terms.js';
+import { compare } from './pack.js';
+import type { Candidate, Unit } from './types.js';
+
+/** Units at or above this tier are hard guarantees, packed by rule; the rest are ranked here. */
+export const RANKED_FROM_TIER = 4;
+
+/** The signals that can place a ranked unit, in tie-break order. */
+export type Signal = 'exact path' | 'bm25' | 'current evidence' | 'recency';
+
+export interface Placement {
+  /** Position in the fused order (0 = first). */
+  rank: number;
+  /** The signal whose reciprocal rank contributed most. */
+  signal: Signal;
+  /** That signal's own rank (1-based), for the explanation. */
+  signalRank: number;
+}
+
+export interface RelevanceQuery {
+  /** Text of what the agent is doing: open tasks, steering, unresolved claims, current action. */
+  text: string;
+  /** Paths open work touches (evidence it cites, revisions it made). */
+  paths: ReadonlySet<string>;
+}
+
+/** Reciprocal-rank constant: the usual 60, so no single channel's head dominates the fusion. */
+const RRF_K = 60;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
+
+/**
+ * Orders the units below the guaranteed tiers by relevance fused with recency, by reciprocal-rank
+ * fusion in two levels: relevance = BM25 of the unit's text against what the agent is doing, exact
+ * path (a file the query names or open work touches, newer first) and current evidence (a
+ * still-valid file range, newer first); then relevance and recency (newer transaction first) at
+ * equal weight — so the set keeps roughly what a recency window would show while relevant older
+ * units climb. Each channel ranks only the units it scores; ties break by transaction (newer
+ * first), then by key. Pure and deterministic.
+ */
+export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<string, Placement> {
+  const pool = [...units]
+    .filter((u) => u.tier >= RANKED_FROM_TIER)
+    .sort((a, b) => b.tx - a.tx || compare(a.key, b.key));
+  const channels = new Map<Signal, Map<string, number>>();
+  const ranked = (signal: Signal, scored: Array<{ key: string; score: number }>) => {
+    // pool order is the tie-break (stable sort): newer first, then key
+    const order = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
+    channels.set(signal, new Map(order.map((s, i) => [s.key, i + 1])));
+  };
+
+  ranked(
+    'recency',
+    pool.map((u, i) => ({ key: u.key, score: pool.length - i })),
+  );
+  ranked(
+    'current evidence',
+    pool.map((u) => ({ key: u.key, score: u.members.some((m) => m.kind === 'evidence') ? u.tx + 1 : 0 })),
+  );
+  const named = namedPaths(pool, query);
+  ranked(
+    'exact path',
+    pool.map((u) => ({
+      key: u.key,
+      score: u.members.some((m) => m.path !== null && named.has(m.path)) ? u.tx + 1 : 0,
+    })),
+  );
+  ranked('bm25', bm25Scores(pool, query.text));
+
+  // Relevance first fuses its own channels; the result is then fused with recency at equal
+  // weight, so a unit both recent and relevant leads, and neither order can crowd the other out.
+  const relevance = fuse(pool, RELEVANCE_SIGNALS, channels);
+  const relevanceRank = new Map(relevance.map((f, i) => [f.key, i + 1]));
+  const recency = channels.get('recency')!;
+  const fused = relevance.map((f) => {
+    const rec = recency.get(f.key)!;
+    const rel = relevanceRank.get(f.key)!;
+    const byRelevance = f.best !== null && f.score > 0 && rel <= rec;
+    return {
+      key: f.key,
+      score: 1 / (RRF_K + rec) + (f.score > 0 ? 1 / (RRF_K + rel) : 0),
+      signal: byRelevance ? f.best!.signal : ('recency' as Signal),
+      signalRank: byRelevance ? f.best!.rank : rec,
+      tx: f.tx,
+    };
+  });
+  // relevance order (then pool order) breaks ties: the sort is stable
+  fused.sort((a, b) => b.score - a.score);
+  return new Map(fused.map((f, i) => [f.key, { rank: i, signal: f.signal, signalRank: f.signalRank }]));
+}
+
+const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'current evidence'];
+
+/** Reciprocal-rank fusion of some channels; units no channel ranks keep pool order at score 0. */
+function fuse(
+  pool: readonly Unit[],
+  signals: readonly Signal[],
+  channels: ReadonlyMap<Signal, ReadonlyMap<string, number>>,
+): Array<{ key: string; tx: number; score: number; best: { signal: Signal; part: number; rank: number } | null }> {
+  const out = pool.map((u) => {
+    let score = 0;
+    let best: { signal: Signal; part: number; rank: number } | null = null;
+    for (const signal of signals) {
+      const r = channels.get(signal)?.get(u.key);
+      if (r === undefined) continue;
+      const part = 1 / (RRF_K + r);
+      score += part;
+      if (!best || part > best.part) best = { signal, part, rank: r };
+    }
+    return { key: u.key, tx: u.tx, score, best };
+  });
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Paths of ranked units that open work touches or the query text names (full path, or its last
+ * two segments, or a file name with an extension). */
+function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
+  const out = new Set<string>();
+  const text = query.text;
+  for (const u of pool) {
+    for (const m of u.members) {
+      const p = m.path;
+      if (p === null || out.has(p)) continue;
+      if (query.paths.has(p)) {
+        out.add(p);
+        continue;
+      }
+      const parts = p.split('/').filter(Boolean);
+      const tail = parts.slice(-2).join('/');
+      const base = parts[parts.length - 1] ?? '';
+      if (
+        text.includes(p) ||
+        (parts.length >= 2 && text.includes(tail)) ||
+        (/\.\w+$/.test(base) && text.includes(base))
+      )
+        out.add(p);
+    }
+  }
+  return out;
+}
+
+/** BM25 of each unit's text (its members' bodies) against the query's terms, with statistics over
+ * the pool itself. */
+function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: string; score: number }> {
+  const query = [...new Set(textTerms(queryText))];
+  if (query.length === 0) return [];
+  const docs = pool.map((u) => ({ key: u.key, ...unitTerms(u.members) }));
+  const df = new Map<string, number>();
+  for (const d of docs) for (const q of query) if (d.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
+  const avg = docs.reduce((n, d) => n + d.length, 0) / Math.max(1, docs.length);
+  return docs.map((d) => {
+    let score = 0;
+    for (const q of query) {
+      const f = d.counts.get(q);
+      if (f === undefined) continue;
+      const n = df.get(q)!;
+      const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+      score += (idf * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / Math.max(1, avg)));
+    }
+    return { key: d.key, score };
+  });
+}
+
+/** Term counts per body, cached by content hash: the same bodies are ranked on every materialize. */
+const termCache = new Map<string, { counts: Map<string, number>; length: number }>();
+const TERM_CACHE_MAX = 20_000;
+
+function bodyTerms(m: Candidate): { counts: Map<string, number>; length: number } {
+  if (m.body === null || m.bodyHash === null) return { counts: new Map(), length: 0 };
+  let hit = termCache.get(m.bodyHash);
+  if (!hit) {
+    const counts = new Map<string, number>();
+    const terms = textTerms(m.body);
+    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    hit = { counts, length: terms.length };
+    if (termCache.size >= TERM_CACHE_MAX) termCache.delete(termCache.keys().next().value!);
+    termCache.set(m.bodyHash, hit);
+  }
+  return hit;
+}
+
+function unitTerms(members: readonly Candidate[]): { counts: Map<string, number>; length: number } {
+  if (members.length === 1) return bodyTerms(members[0]!);
+  const counts = new Map<string, number>();
+  let length = 0;
+  const seen = new Set<string>();
+  for (const m of members) {
+    if (m.bodyHash === null || seen.has(m.bodyHash)) continue;
+    seen.add(m.bodyHash);
+    const t = bodyTerms(m);
+    length += t.length;
+    for (const [k, v] of t.counts) counts.set(k, (counts.get(k) ?? 0) + v);
+  }
+  return { counts, length };
+}
