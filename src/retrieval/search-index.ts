@@ -20,8 +20,9 @@ import { termCounts } from './text-terms.js';
  * content-addressed and immutable, so each is indexed once). They are derived data — never in
  * snapshots — and caught up incrementally before a retrieval reads them (an append-only body
  * table makes "index bodies above the watermark" equivalent to maintaining them at commit,
- * without slowing commits). DuckDB's fts/vss extensions cannot be downloaded offline, so BM25 and
- * cosine run as plain SQL over these tables.
+ * without slowing commits). The library never loads DuckDB's fts/vss extensions (they would be
+ * downloaded at run time; Workers cannot load them at all), so BM25 and cosine run as plain SQL
+ * over these tables in every runtime.
  */
 export class SearchIndex {
   private indexedUpTo = 0;
@@ -29,10 +30,19 @@ export class SearchIndex {
   private constructor(
     private readonly engine: Engine,
     readonly embedder: Embedder,
+    private readonly bodiesEnd: () => number,
   ) {}
 
-  /** Creates the tables afresh: they are derived, so rebuilding from the watermark 0 is always right. */
-  static async create(engine: Engine, embedder: Embedder): Promise<SearchIndex> {
+  /**
+   * Creates the tables afresh: they are derived, so rebuilding from the watermark 0 is always
+   * right. `bodiesEnd` gives the next body key the ledger will assign (its in-memory index
+   * knows), so a catch-up with nothing new costs no round trip.
+   */
+  static async create(
+    engine: Engine,
+    embedder: Embedder,
+    bodiesEnd: () => number = () => Infinity,
+  ): Promise<SearchIndex> {
     await engine.run(
       'CREATE OR REPLACE TABLE postings (bkey INTEGER NOT NULL, term VARCHAR NOT NULL, tf INTEGER NOT NULL)',
     );
@@ -40,13 +50,14 @@ export class SearchIndex {
     await engine.run(
       `CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[${intLiteral(embedder.dimensions)}] NOT NULL)`,
     );
-    return new SearchIndex(engine, embedder);
+    return new SearchIndex(engine, embedder, bodiesEnd);
   }
 
   /** Indexes every body written since the last call. */
   async catchUp(batch = 5000): Promise<number> {
     let done = 0;
     for (;;) {
+      if (this.indexedUpTo >= this.bodiesEnd()) return done;
       const rows = rowsOf<{ bkey: number; text: string }>(
         await this.engine.query(
           `SELECT bkey, text FROM bodies WHERE bkey >= ${intLiteral(this.indexedUpTo)} ORDER BY bkey LIMIT ${intLiteral(batch)}`,
