@@ -9,17 +9,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openLedger } from '../src/entries/node.js';
-import { DATE_MODES, type DateMode, parseLocomo } from './eval/locomo.js';
+import { parseLocomo } from './eval/locomo.js';
 import { parseMusique } from './eval/musique.js';
 import type { OramaTokenizer } from './eval/orama-baseline.js';
-import {
-  type OpenLedger,
-  type Progress,
-  type RetrievalEvalInput,
-  runRetrievalEval,
-  SCOPES,
-  type Scope,
-} from './eval/retrieval-eval.js';
+import { type OpenLedger, type Progress, type RetrievalEvalInput, runRetrievalEval } from './eval/retrieval-eval.js';
 import { renderRetrievalMarkdown, stableJson } from './eval/retrieval-report.js';
 
 /** The project root (this file is scripts/eval-retrieval.ts): data defaults resolve against it. */
@@ -40,11 +33,10 @@ expansion; latency p50/p95 of every system.
   --musique-corpus FILE  MuSiQue passage corpus
   --only NAME            locomo or musique: run one corpus only
   --conversations LIST   comma-separated LoCoMo sample ids (default: all)
-  --dates MODE           LoCoMo session dates: ${DATE_MODES.join(', ')} (default node)
-  --scope MODE           LoCoMo query scope: ${SCOPES.join(', ')} (default speaker)
   --orama-tokenizer T    Orama's terms: ledger (the ledger's analysis and stop words) or
                          orama (as shipped) (default ledger)
-  --hops N               graph hops of the "with expansion" runs (default 2)
+  --hops N               graph hops (default: the ledger's default, 2; LoCoMo passes
+                         nothing unless given, so its call stays a default call)
   --out DIR              output directory (default ${DEFAULT_OUT})
   -h, --help             this text
 
@@ -69,10 +61,8 @@ interface Args {
   musiqueCorpus: string;
   only: 'locomo' | 'musique' | null;
   conversations: string[] | null;
-  dates: DateMode;
-  scope: Scope;
   oramaTokenizer: OramaTokenizer;
-  hops: number;
+  hops: number | null;
   out: string;
 }
 
@@ -85,8 +75,6 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
       'musique-corpus': { type: 'string' },
       only: { type: 'string' },
       conversations: { type: 'string' },
-      dates: { type: 'string' },
-      scope: { type: 'string' },
       'orama-tokenizer': { type: 'string' },
       hops: { type: 'string' },
       out: { type: 'string' },
@@ -103,10 +91,6 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
   const musique = given(values.musique, DEFAULT_MUSIQUE);
   if (values.only !== undefined && values.only !== 'locomo' && values.only !== 'musique')
     throw new UsageError('--only: locomo or musique');
-  if (values.dates !== undefined && !DATE_MODES.includes(values.dates as DateMode))
-    throw new UsageError(`--dates: one of ${DATE_MODES.join(', ')}`);
-  if (values.scope !== undefined && !SCOPES.includes(values.scope as Scope))
-    throw new UsageError(`--scope: one of ${SCOPES.join(', ')}`);
   const tokenizer = values['orama-tokenizer'];
   if (tokenizer !== undefined && tokenizer !== 'ledger' && tokenizer !== 'orama')
     throw new UsageError('--orama-tokenizer: ledger or orama');
@@ -126,10 +110,8 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean),
-    dates: (values.dates as DateMode | undefined) ?? 'node',
-    scope: (values.scope as Scope | undefined) ?? 'speaker',
     oramaTokenizer: (values['orama-tokenizer'] as OramaTokenizer | undefined) ?? 'ledger',
-    hops: values.hops === undefined ? 2 : Number(values.hops),
+    hops: values.hops === undefined ? null : Number(values.hops),
     out: values.out === undefined ? resolve(PROJECT_ROOT, DEFAULT_OUT) : resolve(cwd, values.out),
   };
 }
@@ -166,14 +148,12 @@ export async function runEvalRetrieval(argv: readonly string[], io: EvalCliIO): 
     );
   const report = await runRetrievalEval(input, io.openLedger ?? ((embedder) => openLedger({ embedder })), {
     locomo: {
-      dates: args.dates,
-      scope: args.scope,
       oramaTokenizer: args.oramaTokenizer,
-      hops: args.hops,
+      ...(args.hops === null ? {} : { hops: args.hops }),
       onProgress: progress,
       ...(args.conversations ? { conversations: args.conversations } : {}),
     },
-    musique: { hops: args.hops, oramaTokenizer: args.oramaTokenizer, onProgress: progress },
+    musique: { hops: args.hops ?? 2, oramaTokenizer: args.oramaTokenizer, onProgress: progress },
   });
   const markdown = renderRetrievalMarkdown(report);
   await mkdir(args.out, { recursive: true });

@@ -1,7 +1,8 @@
 /**
  * The trace explorer: commits the bundled RMD-X session (or a dropped transcript) into a ledger
- * kept in OPFS, then shows, for any epoch and token budget, the working set the ledger would
- * hand the model, why each candidate is in or out, and what retrieval finds for a question.
+ * kept in OPFS, then shows, for any epoch and token budget, the closure graph, a timeline of
+ * what happened, the budget by tier, the working set the ledger would hand the model (and its
+ * rendered messages), why each candidate is in or out, retrieval, and SPARQL over the RDF view.
  * `document.body.dataset.state` is `ready` whenever the page shows the current controls' answer
  * (the e2e suite waits on it).
  */
@@ -10,36 +11,49 @@ import {
   deleteBrowserStorage,
   type Ledger,
   openLedger,
-  type RetrievalResult,
-  type RetrievedEvidence,
   type Transaction,
   type WorkingSet,
   type WorkingSetItem,
 } from '../../src/entries/browser.js';
+import { type RdfSource, readRdfSource } from '../../src/rdf/view.js';
+import type { NodeRecord } from '../../src/schema/types.js';
 import { TIERS } from '../../src/working-set/types.js';
 import { RMDX_SESSION } from '../traces/rmdx-can-session.js';
+import { drawBudget } from './budget-view.js';
+import { $, h, TIER_COLOURS, tierName, where } from './dom.js';
+import { type DrawnGraph, GraphView } from './graph-view.js';
+import { drawRetrieval } from './retrieval-view.js';
+import { SPARQL_EXAMPLES } from './sparql-examples.js';
+import { drawSparqlError, drawSparqlResult } from './sparql-view.js';
+import { drawDiff, drawTimeline } from './timeline-view.js';
 import { adaptTranscript, type TranscriptFormat } from './transcripts.js';
+import {
+  closureGraph,
+  type EpochMarkers,
+  epochMarkers,
+  exampleQueries,
+  explanationRows,
+  filterRows,
+} from './view-model.js';
 
 const STORE = 'explorer';
 const SOURCE_KEY = 'context-ledger-explorer:source';
 const BUNDLED = 'bundled session: an agent fixing an RMD-X servo CAN driver';
-const EXAMPLES = ['speed decoded as signed int16', 'reply identifier', 'firmware update over bluetooth'];
-
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const epochInput = $<HTMLInputElement>('epoch');
 const budgetInput = $<HTMLInputElement>('budget');
 const queryInput = $<HTMLInputElement>('query');
 const retrieveButton = $<HTMLButtonElement>('retrieve');
 
-/** Builds an element; text goes in as text, never as HTML (transcripts are untrusted). */
-function h(tag: string, attrs: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  el.append(...children);
-  return el;
-}
-
 let ledger: Ledger | null = null;
+/** The whole history (a source at the last epoch): timeline markers and example queries. */
+let history: { source: RdfSource; markers: EpochMarkers[] } | null = null;
+/** What the page shows now, for the node details and the message preview. */
+let shown: { ws: WorkingSet; source: RdfSource; records: Map<string, NodeRecord> } | null = null;
+let selected: string | null = null;
+const graph = new GraphView($('graph-canvas'), (id) => {
+  selected = id;
+  drawDetails();
+});
 /** Items the reader expanded, kept open across redraws. */
 const expanded = new Set<string>();
 /** Ledger calls queue here so a slow answer never overwrites a newer one. */
@@ -82,6 +96,9 @@ async function start(transactions: readonly Transaction[] = RMDX_SESSION, label 
     `${note} · ${storage.kind === 'opfs' ? 'OPFS' : 'IndexedDB'} · ledger open in ${Math.round(opened)} ms`;
   epochInput.max = String(ledger.lastEpoch);
   epochInput.value = String(ledger.lastEpoch);
+  const source = await readRdfSource(ledger, ledger.lastEpoch);
+  history = { source, markers: epochMarkers(source, ledger.lastEpoch) };
+  drawExamples(exampleQueries([...source.nodes, ...source.superseded]));
   enable(true);
   await refresh();
 }
@@ -93,6 +110,9 @@ async function replace(transactions?: readonly Transaction[], label?: string): P
   await queue;
   await ledger?.close();
   ledger = null;
+  history = null;
+  shown = null;
+  selected = null;
   await deleteBrowserStorage(STORE);
   localStorage.removeItem(SOURCE_KEY);
   await start(transactions, label);
@@ -108,13 +128,24 @@ function refresh(): Promise<void> {
     const tokens = Number(budgetInput.value);
     $('epoch-value').textContent = `${epoch} of ${ledger.lastEpoch}`;
     try {
-      const [ws, view] = [await ledger.materialize({ epoch, budget: { tokens } }), await ledger.asOf(epoch)];
+      const ws = await ledger.materialize({ epoch, budget: { tokens } });
+      const previous = epoch > 0 ? await ledger.materialize({ epoch: epoch - 1, budget: { tokens } }) : null;
+      const source = await readRdfSource(ledger, epoch);
       const query = queryInput.value.trim();
       const found = query ? await ledger.retrieve({ text: query, epoch }) : null;
       if (ticket !== wanted) return;
-      $('graph').textContent = `${view.nodes.length} nodes and ${view.edges.length} edges valid at epoch ${epoch}`;
+      const records = new Map<string, NodeRecord>();
+      for (const n of [...source.nodes, ...source.superseded]) records.set(n.id, n);
+      shown = { ws, source, records };
+      $('graph').textContent =
+        `${source.nodes.length} nodes valid at epoch ${epoch}, ${source.superseded.length} superseded before it`;
+      if (history) drawTimeline(history.markers, epoch);
+      drawDiff(epoch, previous, ws);
+      drawBudget(ws);
+      drawGraph(ws, source);
       drawWorkingSet(ws);
-      drawExplanation(ws);
+      drawMessages();
+      drawExplanation();
       drawRetrieval(found, query, epoch);
       setState('ready');
     } catch (e) {
@@ -123,12 +154,6 @@ function refresh(): Promise<void> {
   });
   queue = run.catch(() => undefined);
   return run;
-}
-
-function where(item: { path?: string; range?: readonly [number, number]; revision?: string }): string {
-  if (!item.path) return '';
-  const range = item.range ? `:${item.range[0]}–${item.range[1]}` : '';
-  return `${item.path}${range}${item.revision ? ` @${item.revision}` : ''}`;
 }
 
 function itemView(item: WorkingSetItem): HTMLElement {
@@ -151,18 +176,21 @@ function itemView(item: WorkingSetItem): HTMLElement {
 }
 
 function drawWorkingSet(ws: WorkingSet): void {
-  $('ws-summary').textContent =
-    `${ws.items.length} items · ${ws.tokens} of ${ws.budget.tokens} tokens · epoch ${ws.epoch}` +
-    (ws.graphTruncated ? ' · closure bound reached' : '');
-  const tiers = TIERS.map((name, tier) => ({ name, items: ws.items.filter((i) => i.tier === tier) })).filter(
+  const tiers = TIERS.map((name, tier) => ({ name, tier, items: ws.items.filter((i) => i.tier === tier) })).filter(
     (t) => t.items.length > 0,
   );
   $('tiers').replaceChildren(
-    ...tiers.map(({ name, items }) =>
+    ...tiers.map(({ name, tier, items }) =>
       h(
         'div',
         { class: 'tier' },
-        h('h3', {}, name, h('span', { class: 'muted' }, ` ${items.reduce((s, i) => s + i.tokens, 0)} tok`)),
+        h(
+          'h3',
+          {},
+          h('i', { class: 'swatch', style: `background:${TIER_COLOURS[tier]}` }),
+          name,
+          h('span', { class: 'muted' }, ` ${items.reduce((s, i) => s + i.tokens, 0)} tok`),
+        ),
         ...items.map(itemView),
       ),
     ),
@@ -170,113 +198,113 @@ function drawWorkingSet(ws: WorkingSet): void {
   );
 }
 
-function drawExplanation(ws: WorkingSet): void {
-  $('explanation-rows').replaceChildren(
-    ...ws.explanation.map((e) =>
-      h(
-        'tr',
-        { class: e.included ? 'in' : 'out' },
-        h('td', { title: e.included ? 'included' : 'left out' }, e.included ? '✓' : '✗'),
-        h('td', {}, h('code', {}, e.id)),
-        h('td', {}, e.tier === undefined ? '–' : (TIERS[e.tier] ?? String(e.tier))),
-        h('td', {}, e.reason),
-      ),
-    ),
+function drawGraph(ws: WorkingSet, source: RdfSource): void {
+  const { nodes, edges } = closureGraph(ws.explanation, source);
+  if (selected && !nodes.some((n) => n.id === selected)) selected = null;
+  graph.draw(nodes, edges, selected);
+  const count = (state: string) => nodes.filter((n) => n.state === state).length;
+  const legend = $('graph-legend');
+  legend.dataset.included = String(count('included'));
+  legend.dataset.excluded = String(count('excluded'));
+  legend.dataset.superseded = String(count('superseded'));
+  legend.dataset.edges = String(edges.length);
+  legend.replaceChildren(
+    h('span', {}, h('i', { class: 'dot included' }), `${count('included')} included`),
+    h('span', {}, h('i', { class: 'dot excluded' }), `${count('excluded')} left out`),
+    h('span', {}, h('i', { class: 'dot superseded' }), `${count('superseded')} superseded`),
+    h('span', {}, h('i', { class: 'line supersedes' }), 'supersedes'),
+    h('span', {}, h('i', { class: 'line contradicts' }), 'contradicts'),
+    h('span', { class: 'muted' }, `${edges.length} edges · lanes by kind, time flows down`),
   );
+  drawDetails();
 }
 
-const CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
-/** Results shown before the rest fold away. */
-const SHOWN = 6;
-
-/** Channel scores live on different scales (BM25 is unbounded), so each bar is relative to its channel's best. */
-type ChannelBest = Record<(typeof CHANNELS)[number], number>;
-
-function evidenceView(e: RetrievedEvidence, best: ChannelBest): HTMLElement {
-  const bars = h(
-    'div',
-    { class: 'channels' },
-    ...CHANNELS.map((c) =>
-      h(
-        'span',
-        { class: 'channel', title: `${c} channel score (bar: relative to the best ${c} score here)` },
-        c,
-        h('meter', { min: '0', max: '1', value: String(best[c] > 0 ? e.channels[c] / best[c] : 0) }),
-        e.channels[c].toFixed(3),
-      ),
-    ),
-  );
-  return h(
-    'li',
-    {},
-    h('div', {}, h('b', {}, e.score.toFixed(3)), ' ', h('span', { class: 'kind' }, e.kind), ' ', h('code', {}, e.id)),
-    h('div', { class: 'where' }, where(e)),
-    bars,
-  );
-}
-
-/** A ranked list: the first few, then the rest behind a toggle. */
-function rankedList(list: readonly RetrievedEvidence[]): HTMLElement {
-  const best = Object.fromEntries(
-    CHANNELS.map((c) => [c, Math.max(0, ...list.map((e) => e.channels[c]))]),
-  ) as ChannelBest;
-  const top = h('ol', { class: 'evidence' }, ...list.slice(0, SHOWN).map((e) => evidenceView(e, best)));
-  if (list.length <= SHOWN) return top;
-  const rest = h(
-    'ol',
-    { class: 'evidence', start: String(SHOWN + 1) },
-    ...list.slice(SHOWN).map((e) => evidenceView(e, best)),
-  );
-  return h('div', {}, top, h('details', {}, h('summary', {}, `${list.length - SHOWN} more`), rest));
-}
-
-function drawRetrieval(result: RetrievalResult | null, query: string, epoch: number): void {
-  const box = $('retrieval');
-  if (!result) {
-    box.replaceChildren();
+function drawDetails(): void {
+  const box = $('node-details');
+  const rec = selected ? shown?.records.get(selected) : undefined;
+  const why = selected ? shown?.ws.explanation.find((e) => e.id === selected) : undefined;
+  if (!rec || !selected) {
+    box.className = 'muted';
+    box.replaceChildren('Click a node to see its body and why it is in or out.');
     return;
   }
-  const verdict = result.status === 'supported' ? 'supported' : 'abstains';
-  const sign = result.support >= result.threshold ? '≥' : '<';
-  const parts: Node[] = [
+  box.className = 'details';
+  box.replaceChildren(
+    h(
+      'div',
+      {},
+      h('span', { class: 'kind' }, rec.kind),
+      ' ',
+      h('code', {}, rec.id),
+      rec.status ? h('span', { class: `status ${rec.status}` }, rec.status) : '',
+      ' ',
+      h('span', { class: 'where' }, where(rec)),
+    ),
     h(
       'p',
-      { class: `verdict ${result.status}` },
-      `“${query}” at epoch ${epoch}: ${verdict} (support ${result.support.toFixed(2)} ${sign} ${result.threshold})`,
+      { class: why?.included ? 'why in' : 'why out' },
+      why
+        ? `${why.included ? 'In' : 'Out'}: ${why.reason}${why.tier === undefined ? '' : ` (${tierName(why.tier)})`}`
+        : '',
+      ` · tx ${rec.tx}, valid from epoch ${rec.validFrom}${rec.validTo === undefined ? '' : ` to ${rec.validTo}`} · ${rec.tokens} tokens`,
     ),
-  ];
-  if (result.status === 'supported') {
-    parts.push(rankedList(result.evidence));
-  } else {
-    parts.push(
-      h('h3', {}, 'Missing evidence'),
-      h(
-        'ul',
-        { class: 'missing' },
-        ...result.missing.map((m) =>
-          h(
-            'li',
-            {},
-            m.claim ? `claim ${m.claim}` : where(m) || 'evidence',
-            h('span', { class: 'muted' }, ` — ${m.reason}`),
-          ),
-        ),
-      ),
-    );
-    if (result.partial.length > 0) parts.push(h('h3', {}, 'Best partial support'), rankedList(result.partial));
-  }
-  if (result.contradictions.length > 0)
-    parts.push(
-      h(
-        'p',
-        { class: 'muted' },
-        `contradictions: ${result.contradictions.map((c) => `${c.from} ⟂ ${c.to}`).join(', ')}`,
-      ),
-    );
-  box.replaceChildren(...parts);
+    rec.body !== undefined ? h('pre', {}, rec.body) : h('p', { class: 'muted' }, 'no body'),
+  );
+}
+
+function drawMessages(): void {
+  if (!shown) return;
+  const shape = $<HTMLSelectElement>('shape').value as 'openai' | 'anthropic';
+  const messages = shape === 'openai' ? shown.ws.toMessages('openai') : shown.ws.toMessages('anthropic');
+  $('messages-summary').textContent =
+    `${messages.length} messages in the ${shape === 'openai' ? 'OpenAI' : 'Anthropic'} shape`;
+  $('messages').textContent = JSON.stringify(messages, null, 2);
+}
+
+function drawExplanation(): void {
+  if (!shown) return;
+  const rows = explanationRows(shown.ws.explanation);
+  const side = $<HTMLSelectElement>('explanation-side').value as 'all' | 'in' | 'out';
+  const visible = filterRows(rows, $<HTMLInputElement>('explanation-filter').value, side, tierName);
+  $('explanation-count').textContent = `${visible.length} of ${rows.length} rows`;
+  $('explanation-rows').replaceChildren(
+    ...visible.map((e) => {
+      const row = h(
+        'tr',
+        { class: `${e.included ? 'in' : 'out'}${e.id === selected ? ' selected' : ''}` },
+        h('td', { title: e.included ? 'included' : 'left out' }, e.included ? '✓' : '✗'),
+        h('td', {}, h('code', {}, e.id)),
+        h('td', {}, tierName(e.tier)),
+        h('td', {}, e.reason),
+      );
+      row.addEventListener('click', () => {
+        selected = e.id;
+        if (shown) drawGraph(shown.ws, shown.source);
+        drawExplanation();
+      });
+      return row;
+    }),
+  );
+}
+
+function drawExamples(queries: readonly string[]): void {
+  $('examples').replaceChildren(
+    ...queries.map((q) => {
+      const b = h('button', { type: 'button', class: 'chip' }, q);
+      b.addEventListener('click', () => {
+        queryInput.value = q;
+        void refresh();
+      });
+      return b;
+    }),
+  );
 }
 
 async function loadFile(file: File): Promise<void> {
+  // Not ready from the first moment: a reader (or the e2e suite) must not take the old trace's
+  // page for the new one while the file is read and adapted.
+  enable(false);
+  setState('loading', `Reading ${file.name}…`);
   try {
     const format = $<HTMLSelectElement>('format').value as TranscriptFormat | 'auto';
     const trace = adaptTranscript(JSON.parse(await file.text()), format);
@@ -297,16 +325,82 @@ $('retrieve-form').addEventListener('submit', (e) => {
   e.preventDefault();
   void refresh();
 });
-$('examples').append(
-  ...EXAMPLES.map((q) => {
-    const b = h('button', { type: 'button', class: 'chip' }, q);
+$('explanation-filter').addEventListener('input', () => drawExplanation());
+$('explanation-side').addEventListener('change', () => drawExplanation());
+$('shape').addEventListener('change', () => drawMessages());
+
+/** Scrubbing: a press or a drag on the strip picks the epoch under the pointer. */
+const strip = $('timeline-strip');
+const scrubTo = (e: PointerEvent): void => {
+  const tick = (e.target as HTMLElement).closest<HTMLElement>('.tick');
+  if (!tick?.dataset.epoch || epochInput.disabled || epochInput.value === tick.dataset.epoch) return;
+  epochInput.value = tick.dataset.epoch;
+  void refresh();
+};
+strip.addEventListener('pointerdown', (e) => {
+  strip.setPointerCapture(e.pointerId);
+  scrubTo(e);
+});
+strip.addEventListener('pointermove', (e) => {
+  if (!strip.hasPointerCapture(e.pointerId)) return;
+  // Under capture the target is the strip itself: find the tick under the pointer.
+  const under = document.elementFromPoint(e.clientX, strip.getBoundingClientRect().top + 4);
+  if (under) scrubTo({ ...e, target: under } as unknown as PointerEvent);
+});
+
+for (const tab of document.querySelectorAll<HTMLButtonElement>('[role=tab]'))
+  tab.addEventListener('click', () => {
+    for (const t of document.querySelectorAll<HTMLButtonElement>('[role=tab]')) {
+      const on = t === tab;
+      t.setAttribute('aria-selected', String(on));
+      $(t.dataset.tab ?? '').hidden = !on;
+    }
+    if (tab.dataset.tab === 'graph-tab') graph.resize();
+  });
+
+/** SPARQL loads Comunica (a lazy chunk) only when the tab is used. */
+const sparqlQuery = $<HTMLTextAreaElement>('sparql-query');
+sparqlQuery.value = SPARQL_EXAMPLES[0]?.query ?? '';
+$('sparql-examples').replaceChildren(
+  ...SPARQL_EXAMPLES.map((x) => {
+    const b = h('button', { type: 'button', class: 'chip' }, x.label);
     b.addEventListener('click', () => {
-      queryInput.value = q;
-      void refresh();
+      sparqlQuery.value = x.query;
+      void runSparql();
     });
     return b;
   }),
 );
+$('sparql-run').addEventListener('click', () => void runSparql());
+
+async function runSparql(): Promise<void> {
+  if (!ledger) return;
+  const epoch = Number(epochInput.value);
+  setState('busy');
+  $('sparql-summary').textContent = 'running…';
+  const started = performance.now();
+  try {
+    const { sparql } = await import('../../src/rdf/sparql.js');
+    const current = ledger;
+    const run = queue.then(() => sparql(current, sparqlQuery.value, { epoch }));
+    queue = run.catch(() => undefined);
+    const result = await run;
+    drawSparqlResult(result, epoch, Math.round(performance.now() - started));
+    setState('ready');
+  } catch (e) {
+    drawSparqlError(e);
+    setState('ready');
+  }
+}
+
+declare global {
+  interface Window {
+    /** For the e2e suite: what the graph canvas holds now. */
+    explorerGraph?: () => DrawnGraph;
+  }
+}
+window.explorerGraph = () => graph.drawn();
+
 $('reset').addEventListener('click', () => void replace().catch(fail));
 $<HTMLInputElement>('file').addEventListener('change', (e) => {
   const file = (e.target as HTMLInputElement).files?.[0];

@@ -4,11 +4,11 @@
  * spec drives them with `page.evaluate`, reloading the page between calls to test persistence.
  */
 
-import cl100kRanksUrl from '@dqbd/tiktoken/encoders/cl100k_base.json?url';
-import tiktokenWasmUrl from '@dqbd/tiktoken/lite/tiktoken_bg.wasm?url';
 import duckdbWorkerUrl from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import duckdbWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import * as built from 'context-ledger';
+import cl100kRanksUrl from 'tiktoken/encoders/cl100k_base.json?url';
+import tiktokenWasmUrl from 'tiktoken/lite/tiktoken_bg.wasm?url';
 import { RMDX_SESSION } from '../../demo/traces/rmdx-can-session.js';
 import type * as BrowserEntry from '../../src/entries/browser.js';
 import { type LedgerState, ledgerState, type WorkerOutcome } from './ledger-state.js';

@@ -117,7 +117,9 @@ afterAll(async () => {
 });
 
 describe('the packed tarball', () => {
-  it('ships the library only: no sources, evaluations, tests or source maps', () => {
+  it('ships the library only: no sources, evaluations, tests or source maps; a LICENSE', () => {
+    expect(tarballFiles).toContain('LICENSE');
+    expect(tarballFiles.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballFiles).toContain('dist/workerd/index.js');
     expect(tarballFiles).toContain('dist/adapters/index.d.ts');
     expect(tarballFiles).toContain('types/wasm-modules.d.ts');

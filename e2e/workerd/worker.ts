@@ -2,9 +2,10 @@
  * Probe Worker: proves DuckDB-WASM and tiktoken run inside workerd behind the library's own
  * engine and token-counter code. `GET /probe` returns what the test asserts, plus timings.
  */
-import tiktokenModule from '@dqbd/tiktoken/lite/tiktoken_bg.wasm';
+
 import duckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
 import { makeData, makeVector, Table, tableToIPC, Utf8, type Vector } from 'apache-arrow';
+import tiktokenModule from 'tiktoken/lite/tiktoken_bg.wasm';
 import type { Engine } from '../../src/engine/engine.js';
 import { openWorkerdEngine } from '../../src/engine/open-workerd.js';
 import { rowsOf } from '../../src/engine/rows.js';

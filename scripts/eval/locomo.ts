@@ -2,25 +2,16 @@
  * LoCoMo (snap-research/LoCoMo, `data/locomo10.json`) as ledger transactions: long two-person
  * conversations in dated sessions, with questions naming the dialogue turns that answer them.
  *
- * Mapping (measured choices, see `retrieval-eval.ts` and the report):
- * - one transaction per session, epoch = the session's rank in date order (1-based), so every turn
- *   is valid from its session's time and questions run at the final epoch;
- * - each turn a `message` node, id = its upstream `dia_id` (`D<session>:<turn>`), role `user`,
- *   authority `speaker:<name>` — who said it is the scope a statement belongs to, and a host that
- *   only trusts one person's statements can say so; the evaluation reads every scope;
- * - body `"<speaker>: <text>"`, plus `[shares a photo: <caption>]` when the turn carried an image
- *   (the caption is what a reader of the conversation saw; the upstream image-search `query` is
- *   generation metadata and is left out);
- * - the session date, by `DateMode`: `node` (default) = one `message` per session, authority
- *   `conversation`, body naming the date in words and ISO form, citing each of its turns, so a
- *   question naming a date reaches that session's turns through the graph while turn bodies stay
- *   as spoken; `body` = the date prefixed to every turn's body; `none` = no date at all;
- * - each turn `depends_on` the turn before it in its session (a reply and what it answers).
+ * Mapping: the library's own `fromConversation` adapter (src/adapters/conversation.ts) — what a
+ * user gets by default, nothing evaluation-only: one transaction per session in date order (epoch =
+ * the session's rank), each turn a `message` node with id = its upstream `dia_id`, authority
+ * `user`, body `<speaker>: <text>` plus `[shares a photo: <caption>]` (the upstream image-search
+ * `query` is generation metadata and is left out), `meta.speaker` / `meta.date`, and a
+ * `depends_on` edge from each turn to the one before it in its session. Questions are asked as a
+ * user would: `retrieve({epoch: last, authority: ['user'], text, budget: {records: k}})`.
  */
-import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
-
-export type DateMode = 'node' | 'body' | 'none';
-export const DATE_MODES: readonly DateMode[] = ['node', 'body', 'none'];
+import { type ConversationSession, fromConversation } from '../../src/adapters/conversation.js';
+import type { Transaction } from '../../src/schema/types.js';
 
 export interface LocomoTurn {
   /** `D<session>:<turn>`, as upstream. */
@@ -109,12 +100,6 @@ export function isoDateOf(text: string): string | null {
 }
 const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 
-/** The date as words a question might use: `8 May 2023`. */
-const dateWords = (s: LocomoSession): string => {
-  const m = /(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})/.exec(s.dateText);
-  return m ? `${m[1]} ${m[2]} ${m[3]}` : s.dateText;
-};
-
 export function parseLocomo(json: unknown): LocomoData {
   if (!Array.isArray(json)) throw new Error('LoCoMo: expected an array of conversations');
   const repairs: EvidenceRepairs = { repaired: [], dropped: [], dangling: [] };
@@ -185,67 +170,27 @@ export function compareTurnIds(a: string, b: string): number {
   return pa[0]! - pb[0]! || pa[1]! - pb[1]! || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** A turn's body as the ledger stores it (and Orama indexes it). */
-export function turnBody(turn: LocomoTurn, session: LocomoSession, dates: DateMode): string {
-  const photo = turn.caption === null ? '' : ` [shares a photo: ${turn.caption}]`;
-  const prefix = dates === 'body' ? `[${dateWords(session)}] ` : '';
-  return `${prefix}${turn.speaker}: ${turn.text}${photo}`;
-}
-
-/** Id of a session's date record (`node` mode). */
-export const sessionNodeId = (s: LocomoSession): string => `S${s.number}`;
-
-export function locomoTransactions(conv: LocomoConversation, dates: DateMode = 'node'): Transaction[] {
-  return conv.sessions.map((s) => {
-    const nodes: NodeInput[] = s.turns.map((t) => ({
-      id: t.id,
-      kind: 'message',
-      role: 'user',
-      authority: speakerScope(t.speaker),
-      body: turnBody(t, s, dates),
+/** A conversation in the adapter's shape: sessions in upstream order, turns with their ids. */
+export function locomoSessions(conv: LocomoConversation): ConversationSession[] {
+  return [...conv.sessions]
+    .sort((a, b) => a.number - b.number)
+    .map((s) => ({
+      date: s.dateText,
+      turns: s.turns.map((t) => ({
+        id: t.id,
+        speaker: t.speaker,
+        text: t.text,
+        ...(t.caption === null ? {} : { images: [t.caption] }),
+      })),
     }));
-    // A turn answers the one before it: the evidence of a question is often the reply to the
-    // turn that matches its words (measured: see the report).
-    const edges: EdgeInput[] = s.turns.slice(1).map((t, i) => ({ from: t.id, to: s.turns[i]!.id, kind: 'depends_on' }));
-    if (dates === 'node') {
-      const sid = sessionNodeId(s);
-      nodes.push({
-        id: sid,
-        kind: 'message',
-        role: 'system',
-        authority: SESSION_SCOPE,
-        body: `Session ${s.number} of ${conv.speakers.join(' and ')}, ${dateWords(s)}${s.isoDate ? ` (${s.isoDate})` : ''}`,
-      });
-      for (const t of s.turns) edges.push({ from: sid, to: t.id, kind: 'cites' });
-    }
-    return { epoch: s.epoch, nodes, edges };
-  });
 }
 
-/** Every turn of a conversation with its stored body and scope, in conversation order (for baselines). */
-export function locomoDocuments(
-  conv: LocomoConversation,
-  dates: DateMode = 'node',
-): Array<{ id: string; body: string; scope: string }> {
-  return conv.sessions.flatMap((s) =>
-    s.turns.map((t) => ({ id: t.id, body: turnBody(t, s, dates), scope: speakerScope(t.speaker) })),
-  );
+/** The conversation as ledger transactions, through `fromConversation` with its defaults. */
+export function locomoTransactions(conv: LocomoConversation): Transaction[] {
+  return fromConversation(locomoSessions(conv)).transactions;
 }
 
-/** The authority scope of a speaker's turns, and of the session date records. */
-export const speakerScope = (speaker: string): string => `speaker:${speaker}`;
-export const SESSION_SCOPE = 'conversation';
-
-/**
- * The speaker a question is about: the one whose first name it contains as a word, when exactly
- * one does. LoCoMo's adversarial questions (category 5) ask about one speaker what the *other*
- * said; on the shipped data 95% of answerable questions naming one speaker have all their
- * evidence spoken by that speaker, against 24% of the adversarial ones.
- */
-export function namedSpeaker(question: string, conv: Pick<LocomoConversation, 'speakers'>): string | null {
-  const named = conv.speakers.filter((s) => {
-    const first = s.split(/\s+/)[0]!;
-    return new RegExp(`(^|[^\\p{L}])${first.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(question);
-  });
-  return named.length === 1 ? named[0]! : null;
+/** Every turn with its stored body, in conversation order (for the baselines: the same inputs). */
+export function locomoDocuments(conv: LocomoConversation): Array<{ id: string; body: string }> {
+  return locomoTransactions(conv).flatMap((tx) => (tx.nodes ?? []).map((n) => ({ id: n.id, body: n.body ?? '' })));
 }

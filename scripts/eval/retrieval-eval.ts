@@ -10,27 +10,21 @@
  * - latency = wall time of one query call (for the ledger `retrieve`, for hybrid Orama including
  *   the query's embedding), after a warm-up query per index that builds the ledger's lazy search
  *   tables; nearest-rank p50/p95;
- * - same documents: Orama indexes exactly the turn/passage bodies the ledger stores (LoCoMo's
- *   per-session date records are ledger structure, not answers, so Orama does not get them).
+ * - same inputs: every baseline indexes exactly the turn/passage bodies the ledger stores; LoCoMo
+ *   goes through the library's `fromConversation` adapter and is queried with a user's default
+ *   call (no scoping, no extra records: nothing a user would not get).
  */
 
 import type { Ledger } from '../../src/ledger/ledger.js';
+import type { SupportFeatures } from '../../src/rerank/support.js';
+import { DEFAULT_SUPPORT_THRESHOLD } from '../../src/rerank/support.js';
 import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
 import { hashedTrigramEmbedder } from '../../src/retrieval/hashed-embedder.js';
 import type { RetrievalQuery } from '../../src/retrieval/query.js';
-import {
-  CATEGORY_NAMES,
-  type DateMode,
-  type LocomoCategory,
-  type LocomoData,
-  locomoDocuments,
-  locomoTransactions,
-  namedSpeaker,
-  SESSION_SCOPE,
-  speakerScope,
-} from './locomo.js';
+import { CATEGORY_NAMES, type LocomoCategory, type LocomoData, locomoDocuments, locomoTransactions } from './locomo.js';
 import { type MusiqueData, musiqueTransactions, passageBody, passageLinks } from './musique.js';
 import { createOramaBaseline, type OramaBaseline, type OramaTokenizer } from './orama-baseline.js';
+import { plainBm25 } from './plain-bm25.js';
 
 export type OpenLedger = (embedder: Embedder) => Promise<Ledger>;
 
@@ -42,18 +36,7 @@ export interface Progress {
   step: string;
 }
 
-/**
- * LoCoMo query scope: `all` reads every record; `speaker` asks a question naming exactly one
- * speaker within that speaker's turns (authority `speaker:<name>`) and the session records, and
- * filters Orama to the same turns — who said something is what separates LoCoMo's adversarial
- * questions from answerable ones (see `namedSpeaker`).
- */
-export const SCOPES = ['speaker', 'all'] as const;
-export type Scope = (typeof SCOPES)[number];
-
 export interface LocomoOptions {
-  dates?: DateMode;
-  scope?: Scope;
   /** Orama's term analysis (default the ledger's; see orama-baseline.ts). */
   oramaTokenizer?: OramaTokenizer;
   /** Results per query (the ledger's record budget, Orama's limit). Default 10. */
@@ -77,11 +60,11 @@ export interface MusiqueOptions {
   onProgress?: (p: Progress) => void;
 }
 
-export const SYSTEMS = ['ledger', 'oramaBm25', 'oramaHybrid'] as const;
+export const SYSTEMS = ['ledger', 'plainBm25', 'oramaBm25', 'oramaHybrid'] as const;
 export type SystemName = (typeof SYSTEMS)[number];
 export const DEFAULT_THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7] as const;
-/** The ledger's default support threshold (query.ts): the status it reports. */
-export const LEDGER_THRESHOLD = 0.5;
+/** The ledger's default support threshold (rerank/support.ts): the status it reports. */
+export const LEDGER_THRESHOLD = DEFAULT_SUPPORT_THRESHOLD;
 
 export interface Latency {
   p50: number;
@@ -97,8 +80,6 @@ export interface RecallRow {
 
 export interface LocomoReport {
   config: {
-    dates: DateMode;
-    scope: Scope;
     oramaTokenizer: OramaTokenizer;
     k: number;
     hops: number | null;
@@ -107,8 +88,6 @@ export interface LocomoReport {
   };
   data: {
     conversations: number;
-    /** Questions asked within one speaker's scope (`scope: speaker`). */
-    scoped: number;
     turns: number;
     questions: number;
     byCategory: Record<string, number>;
@@ -130,10 +109,11 @@ export interface LocomoReport {
     category: LocomoCategory;
     gold: string[];
     status: 'supported' | 'abstain';
-    /** Raw support (at threshold 0). */
+    /** Calibrated support at threshold 0 (uncapped). */
     support: number;
-    /** The speaker scope the question was asked in, or null. */
-    scope: string | null;
+    rawSupport: number;
+    /** The calibration's inputs (see rerank/support.ts; scripts/fit-support.ts refits from them). */
+    features: SupportFeatures | null;
     /** 1-based rank of each gold id in each system's list, null when absent. */
     ranks: Record<SystemName, Array<number | null>>;
   }>;
@@ -205,12 +185,20 @@ const latencyOf = (ms: readonly number[], buildMs: number): Latency => ({
 async function retrieveRanked(
   ledger: Ledger,
   query: RetrievalQuery,
-): Promise<{ ids: string[]; status: 'supported' | 'abstain'; support: number }> {
+): Promise<{
+  ids: string[];
+  status: 'supported' | 'abstain';
+  support: number;
+  rawSupport: number;
+  features: SupportFeatures | null;
+}> {
   const r = await ledger.retrieve(query);
   return {
     ids: (r.status === 'supported' ? r.evidence : r.partial).map((e) => e.id),
     status: r.status,
     support: r.support,
+    rawSupport: r.rawSupport,
+    features: r.supportFeatures ?? null,
   };
 }
 
@@ -221,8 +209,6 @@ export async function evaluateLocomo(
   openLedger: OpenLedger,
   options: LocomoOptions = {},
 ): Promise<LocomoReport> {
-  const dates = options.dates ?? 'node';
-  const scope = options.scope ?? 'speaker';
   const oramaTokenizer = options.oramaTokenizer ?? 'ledger';
   const k = options.k ?? 10;
   const ks = [5, 10].filter((x) => x <= k);
@@ -232,8 +218,8 @@ export async function evaluateLocomo(
     (c) => !options.conversations || options.conversations.includes(c.id),
   );
   const total = conversations.reduce((a, c) => a + c.questions.length, 0);
-  const latencies: Record<SystemName, number[]> = { ledger: [], oramaBm25: [], oramaHybrid: [] };
-  const build: Record<SystemName, number> = { ledger: 0, oramaBm25: 0, oramaHybrid: 0 };
+  const latencies: Record<SystemName, number[]> = { ledger: [], plainBm25: [], oramaBm25: [], oramaHybrid: [] };
+  const build: Record<SystemName, number> = { ledger: 0, plainBm25: 0, oramaBm25: 0, oramaHybrid: 0 };
   const questions: LocomoReport['questions'] = [];
   const ranked: Array<{ category: LocomoCategory; gold: string[]; lists: Record<SystemName, string[]> }> = [];
   let done = 0;
@@ -241,43 +227,48 @@ export async function evaluateLocomo(
     options.onProgress?.({ corpus: 'locomo', done, total, step: conv.id });
     const ledgerBuild = await timed(async () => {
       const ledger = await openLedger(embedder);
-      for (const tx of locomoTransactions(conv, dates)) await ledger.commit(tx);
+      for (const tx of locomoTransactions(conv)) await ledger.commit(tx);
       // The first retrieve builds the search tables: part of the build, not of a query's latency.
       await ledger.retrieve({ text: 'warm up the index' });
       return ledger;
     });
     const ledger = ledgerBuild.value;
     build.ledger += ledgerBuild.ms;
-    const oramaBuild = await timed(() => createOramaBaseline(locomoDocuments(conv, dates), embedder, oramaTokenizer));
+    const docs = locomoDocuments(conv);
+    const plainBuild = await timed(async () => plainBm25(docs));
+    build.plainBm25 += plainBuild.ms;
+    const oramaBuild = await timed(() => createOramaBaseline(docs, embedder, oramaTokenizer));
     build.oramaBm25 += oramaBuild.ms;
     build.oramaHybrid += oramaBuild.ms;
     const orama: OramaBaseline = oramaBuild.value;
     const epoch = conv.sessions.length;
     try {
       for (const q of conv.questions) {
-        const speaker = scope === 'speaker' ? namedSpeaker(q.question, conv) : null;
+        // A user's default call: the final epoch, the `user` scope, the question, ten records.
         const query: RetrievalQuery = {
           epoch,
+          authority: ['user'],
           text: q.question,
           budget: { records: k },
           ...(options.hops === undefined ? {} : { hops: options.hops }),
-          ...(speaker === null ? {} : { authority: [speakerScope(speaker), SESSION_SCOPE] }),
         };
         const main = await timed(() => retrieveRanked(ledger, query));
-        // Raw support for the threshold curve: a supported answer reports it; an abstention
-        // reports min(support, threshold / 2), so ask again at threshold 0 (untimed).
-        const support =
+        // Calibrated support for the threshold curve: an abstention caps it below the threshold,
+        // so ask again at threshold 0 (untimed).
+        const raw =
           main.value.status === 'supported'
-            ? main.value.support
-            : (await retrieveRanked(ledger, { ...query, supportThreshold: 0 })).support;
-        const scopes = speaker === null ? undefined : [speakerScope(speaker)];
-        const bm25 = await timed(() => orama.bm25(q.question, k, scopes));
-        const hybrid = await timed(() => orama.hybrid(q.question, k, scopes));
+            ? main.value
+            : await retrieveRanked(ledger, { ...query, supportThreshold: 0 });
+        const plain = await timed(async () => plainBuild.value(q.question, k));
+        const bm25 = await timed(() => orama.bm25(q.question, k));
+        const hybrid = await timed(() => orama.hybrid(q.question, k));
         latencies.ledger.push(main.ms);
+        latencies.plainBm25.push(plain.ms);
         latencies.oramaBm25.push(bm25.ms);
         latencies.oramaHybrid.push(hybrid.ms);
         const lists: Record<SystemName, string[]> = {
           ledger: main.value.ids,
+          plainBm25: plain.value,
           oramaBm25: bm25.value,
           oramaHybrid: hybrid.value,
         };
@@ -287,8 +278,16 @@ export async function evaluateLocomo(
           category: q.category,
           gold: q.evidence,
           status: main.value.status,
-          support: round(support),
-          scope: speaker === null ? null : speakerScope(speaker),
+          support: round(raw.support),
+          rawSupport: round(raw.rawSupport),
+          features:
+            raw.features === null
+              ? null
+              : {
+                  coverage: round(raw.features.coverage),
+                  subjectCoverage: round(raw.features.subjectCoverage),
+                  unseen: round(raw.features.unseen),
+                },
           ranks: Object.fromEntries(
             SYSTEMS.map((s) => [s, q.evidence.map((g) => lists[s].indexOf(g) + 1 || null)]),
           ) as Record<SystemName, Array<number | null>>,
@@ -329,8 +328,6 @@ export async function evaluateLocomo(
       (byCategory[`${q.category}-${CATEGORY_NAMES[q.category]}`] ?? 0) + 1;
   return {
     config: {
-      dates,
-      scope,
       oramaTokenizer,
       k,
       hops: options.hops ?? null,
@@ -339,7 +336,6 @@ export async function evaluateLocomo(
     },
     data: {
       conversations: conversations.length,
-      scoped: questions.filter((q) => q.scope !== null).length,
       turns: conversations.reduce((a, c) => a + c.sessions.reduce((b, s) => b + s.turns.length, 0), 0),
       questions: questions.length,
       byCategory,

@@ -3,7 +3,7 @@
  * two runs differ only where a measurement did).
  */
 import { CATEGORY_NAMES } from './locomo.js';
-import type { LocomoReport, MusiqueReport, RetrievalReport } from './retrieval-eval.js';
+import { type LocomoReport, type MusiqueReport, type RetrievalReport, SYSTEMS } from './retrieval-eval.js';
 
 const pct = (x: number | undefined): string => (x === undefined ? '–' : (100 * x).toFixed(1));
 const ms = (x: number | undefined): string => (x === undefined ? '–' : x.toFixed(1));
@@ -11,17 +11,19 @@ const ms = (x: number | undefined): string => (x === undefined ? '–' : x.toFix
 const LABELS: Record<string, string> = {
   ledger: 'ledger',
   ledgerGraph: 'ledger + graph',
+  plainBm25: 'plain BM25',
   oramaBm25: 'Orama BM25',
   oramaHybrid: 'Orama hybrid',
 };
 
 function locomoMarkdown(r: LocomoReport): string[] {
-  const systems = Object.keys(r.recall) as Array<keyof LocomoReport['recall']>;
+  // A fixed order: the JSON report sorts its keys, and the table must render the same from it.
+  const systems = SYSTEMS.filter((s) => s in r.recall);
   const rows = ['overall', ...([1, 2, 3, 4, 5] as const).map((c) => `${c}-${CATEGORY_NAMES[c]}`)];
   const out = [
     `## LoCoMo (${r.data.conversations} conversations, ${r.data.turns} turns, ${r.data.questions} questions)`,
     '',
-    `Recall@5 / @10 (%) of the evidence turns; "overall" = categories 1–4. Session dates: \`${r.config.dates}\`; scope: \`${r.config.scope}\` (${r.data.scoped} questions asked within the named speaker's turns, for every system); ${r.config.k} results per query; graph hops ${r.config.hops ?? 'default'}; embedder ${r.config.embedder}; Orama terms: \`${r.config.oramaTokenizer}\`.`,
+    `Recall@5 / @10 (%) of the evidence turns; "overall" = categories 1–4. Turns through \`fromConversation\`, asked with a user's default call (\`authority: ['user']\`, no scoping, no extra records); every system indexes the same bodies; ${r.config.k} results per query; graph hops ${r.config.hops ?? 'default'}; embedder ${r.config.embedder}; Orama terms: \`${r.config.oramaTokenizer}\`.`,
     '',
     `| category | questions | ${systems.map((s) => `${LABELS[s]} @5 | ${LABELS[s]} @10`).join(' | ')} |`,
     `|---|---:|${systems.map(() => '---:|---:').join('|')}|`,

@@ -23,7 +23,7 @@ export interface BrowserAssetUrls {
   duckdbWasmUrl?: string | URL;
   /** `@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js`; another origin's is loaded through a blob. */
   duckdbWorkerUrl?: string | URL;
-  /** `@dqbd/tiktoken/lite/tiktoken_bg.wasm`. */
+  /** `tiktoken/lite/tiktoken_bg.wasm`. */
   tiktokenWasmUrl?: string | URL;
   /** The ranks JSON of the ledger's encoding; by default only `o200k_base`'s is bundled. */
   ranksUrl?: string | URL;
@@ -33,9 +33,9 @@ export interface BrowserLedgerOptions extends OpenLedgerOptions, BrowserAssetUrl
 
 const DUCKDB_WASM = new URL('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm', import.meta.url);
 const DUCKDB_WORKER = new URL('@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js', import.meta.url);
-const TIKTOKEN_WASM = new URL('@dqbd/tiktoken/lite/tiktoken_bg.wasm', import.meta.url);
+const TIKTOKEN_WASM = new URL('tiktoken/lite/tiktoken_bg.wasm', import.meta.url);
 /** One encoding by default: each adds 1–2 MB to what a page downloads. */
-const O200K_RANKS = new URL('@dqbd/tiktoken/encoders/o200k_base.json', import.meta.url);
+const O200K_RANKS = new URL('tiktoken/encoders/o200k_base.json', import.meta.url);
 
 /**
  * Opens a ledger: in memory by default; `snapshot` restores; `storage` (e.g.

@@ -10,8 +10,9 @@
  * imports, so wrangler's default rules compile them at upload. A Worker needs no alias, no
  * module rule and no options.
  */
-import defaultTiktokenModule from '@dqbd/tiktoken/lite/tiktoken_bg.wasm';
+
 import defaultDuckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
+import defaultTiktokenModule from 'tiktoken/lite/tiktoken_bg.wasm';
 import defaultTrampolineModule from '../../wasm/trampolines/trampolines.wasm';
 import { openWorkerdEngine } from '../engine/open-workerd.js';
 import { LedgerError } from '../errors.js';
@@ -35,7 +36,7 @@ export type { EncodingRanks } from '../tokenizer/token-counter.js';
 
 export interface WorkerdLedgerOptions extends OpenLedgerOptions, Partial<WorkerdWasmModules> {
   /**
-   * Ranks of the ledger's encoding (`@dqbd/tiktoken/encoders/<encoding>.json`). Only o200k_base is
+   * Ranks of the ledger's encoding (`tiktoken/encoders/<encoding>.json`). Only o200k_base is
    * bundled; pass these for cl100k_base, and only for the encoding the ledger uses.
    */
   ranks?: EncodingRanks;

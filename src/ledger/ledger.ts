@@ -262,7 +262,8 @@ export class Ledger {
           lastEpoch: this.index.lastEpoch,
           nidOf: (id) => this.index.nodes.get(id)?.nid,
           idOf: (nid) => this.index.byNid[nid]?.id,
-          searchIndex: async () => (this.searchIndex ??= await SearchIndex.create(this.engine, this.embedder)),
+          searchIndex: async () =>
+            (this.searchIndex ??= await SearchIndex.create(this.engine, this.embedder, () => this.index.nextBkey)),
           embedder: this.embedder,
         },
         query,

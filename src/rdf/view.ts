@@ -54,7 +54,7 @@ export interface RdfSource {
   epoch: number;
   nodes: readonly NodeRecord[];
   superseded: readonly SupersededRecord[];
-  edges: ReadonlyArray<{ from: string; to: string; kind: EdgeKind }>;
+  edges: ReadonlyArray<{ from: string; to: string; kind: EdgeKind; tx: number; validFrom: number }>;
 }
 
 interface ResolvedViewOptions {
@@ -104,9 +104,9 @@ export function readRdfSource(ledger: Ledger, epoch: number): Promise<RdfSource>
       if (r.closed_by !== null) rec.supersededBy = r.closed_by;
       return rec;
     });
-    const edges = rowsOf<{ kind: EdgeKind; from_id: string; to_id: string }>(
+    const edges = rowsOf<{ kind: EdgeKind; tx: number; valid_from: number; from_id: string; to_id: string }>(
       await ledger.engine.query(viewEdgesSql(epoch)),
-    ).map((e) => ({ from: e.from_id, to: e.to_id, kind: e.kind }));
+    ).map((e) => ({ from: e.from_id, to: e.to_id, kind: e.kind, tx: e.tx, validFrom: e.valid_from }));
     return { epoch, nodes, superseded, edges };
   });
 }

@@ -8,9 +8,15 @@ export interface ChannelScores {
 export const CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** Explicit fusion weights. Exact matches additionally dominate: see `fuse`. */
-export const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = { exact: 4, lexical: 1, vector: 0.6, graph: 0.8 };
-export const RRF_K = 60;
+/**
+ * Explicit fusion weights. Exact matches additionally dominate: see `fuse`. The lexical and graph
+ * channels weigh the same and K is small (a first rank counts ~3× a tenth): measured on both
+ * LoCoMo and MuSiQue with the candidates of each channel held fixed, K = 60 with graph 0.8 ranked
+ * the graph channel's multi-hop finds below lexical near-misses (recall@10 64.6 → 67.3 on LoCoMo,
+ * recall@5 46.3 → 53.2 on MuSiQue with K = 10, graph 1, and no lexical stand-in vectors).
+ */
+export const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = { exact: 4, lexical: 1, vector: 0.6, graph: 1 };
+export const RRF_K = 10;
 
 export interface FusedCandidate {
   id: string;
@@ -24,7 +30,7 @@ export interface FusedCandidate {
 /**
  * Weighted reciprocal-rank fusion: each channel ranks its candidates (score desc, then id), a
  * candidate gets Σ weight / (RRF_K + rank). A candidate with an exact match gets +1 on top, and
- * no sum of the other channels' contributions reaches 1 (max 2.4 / 61 ≈ 0.04), so exact
+ * no sum of the other channels' contributions reaches 1 (max 2.6 / 11 ≈ 0.24), so exact
  * matches always outrank the rest. Ties break by id. Pure.
  */
 export function fuse(candidates: ReadonlyMap<string, ChannelScores>): FusedCandidate[] {

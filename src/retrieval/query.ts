@@ -1,4 +1,5 @@
 import { LedgerError } from '../errors.js';
+import { DEFAULT_SUPPORT_THRESHOLD } from '../rerank/support.js';
 import type { LineRange } from '../schema/types.js';
 
 /** What a caller asks retrieval for. Field names are part of the public contract. */
@@ -20,7 +21,7 @@ export interface RetrievalQuery {
   scores?: Readonly<Record<string, number>>;
   /** Defaults: 32 records, 48,000 characters of bodies. */
   budget?: { records?: number; chars?: number };
-  /** Support below this abstains (default 0.5). */
+  /** Calibrated support below this abstains (default DEFAULT_SUPPORT_THRESHOLD, rerank/support.ts). */
   supportThreshold?: number;
   /** Graph expansion hops from the seeds (default 2; 0 disables the graph channel). */
   hops?: number;
@@ -106,7 +107,7 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
       scores.set(id, s);
     }
   }
-  const threshold = q.supportThreshold ?? 0.5;
+  const threshold = q.supportThreshold ?? DEFAULT_SUPPORT_THRESHOLD;
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))
     throw bad('supportThreshold', 'a number in [0, 1]');
   const authority = q.authority === undefined ? null : [...new Set(strs(q.authority, 'authority'))].sort();

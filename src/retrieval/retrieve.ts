@@ -4,15 +4,18 @@ import { LedgerError } from '../errors.js';
 import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import { type ChannelScores, type FusedCandidate, fuse } from '../rerank/fuse.js';
 import { type SelectableRecord, selectDiverse } from '../rerank/select.js';
+import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT } from '../rerank/support.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
-import { contradictionsSql, prepareVisibleSql, recordRowsSql } from '../sql/retrieval-sql.js';
+import { contradictionsSql, pathSubjectSql, prepareVisibleSql, recordRowsSql } from '../sql/retrieval-sql.js';
 import type { ChannelHits } from './channel.js';
+import { queryNames, queryPhrases } from './entities.js';
 import { exactChannel, type MissingEvidence } from './exact-channel.js';
 import { graphChannel } from './graph-channel.js';
 import type { Embedder } from './hashed-embedder.js';
 import { lexicalChannel } from './lexical-channel.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from './query.js';
 import type { SearchIndex } from './search-index.js';
+import { textTerms } from './text-terms.js';
 import { vectorChannel } from './vector-channel.js';
 
 export interface RetrievedEvidence {
@@ -26,6 +29,8 @@ export interface RetrievedEvidence {
   revision?: string;
   range?: [number, number];
   body?: string;
+  /** The record's scalar annotations (e.g. `speaker`, `date` from fromConversation). */
+  meta?: Record<string, string | number | boolean | null>;
   tokens: number;
   tx: number;
 }
@@ -38,8 +43,19 @@ export interface RetrievalResult {
   missing: MissingEvidence[];
   /** The best candidates found when abstaining, for hosts that show partial support. */
   partial: RetrievedEvidence[];
-  /** Estimated support in [0, 1] and the threshold it was held to. */
+  /**
+   * Calibrated support in [0, 1]: for a text query, an estimate of the probability that the
+   * returned records support it (rerank/support.ts); 1 or 0 for hard constraints; capped below
+   * the threshold when something is missing. Compared with `threshold`.
+   */
   support: number;
+  /**
+   * The uncalibrated measure: for a text query, the IDF-weighted share of its content words one
+   * record (by the person it names, if any) contains; otherwise equal to `support` before capping.
+   */
+  rawSupport: number;
+  /** The features `support` was computed from, for a text query (a host may refit the model on its own data). */
+  supportFeatures?: SupportFeatures;
   threshold: number;
   contradictions: Array<{ from: string; to: string }>;
   /** Records matching the query that are no longer valid at the epoch (excluded, counted). */
@@ -86,18 +102,39 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const visibleRows = rowsOf<{ nid: number }>(await engine.query('SELECT nid FROM retrieval_visible'));
   const visibleSet = new Set(visibleRows.map((r) => r.nid));
   const on = q.channels;
-  if ((on.has('lexical') || on.has('vector')) && (q.text !== null || q.vector !== null))
-    await (await ctx.searchIndex()).catchUp();
+  // Vectors are read when a query vector is given or the embedder is semantic (a lexical one
+  // embeds no query text); host scores replace the channel.
+  const needVectors =
+    on.has('vector') && q.scores === null && (q.vector !== null || (q.text !== null && !ctx.embedder.lexical));
+  if ((on.has('lexical') && q.text !== null) || needVectors)
+    await (await ctx.searchIndex()).catchUp({ vectors: needVectors });
 
   const exact = on.has('exact') ? await exactChannel(engine, q) : { hits: new Map(), missing: [], superseded: 0 };
+  const names = q.text === null ? [] : queryNames(q.text);
   const lexical = on.has('lexical')
-    ? await lexicalChannel(engine, q)
-    : { hits: new Map(), idf: new Map(), matched: new Map() };
+    ? await lexicalChannel(engine, q, names)
+    : {
+        hits: new Map(),
+        idf: new Map(),
+        unseen: new Set<string>(),
+        matched: new Map(),
+        subjects: [],
+        bySubject: new Set<number>(),
+        evidential: new Set<number>(),
+      };
   const vector = on.has('vector')
     ? await vectorChannel(engine, q, ctx.embedder, ctx.nidOf, (n) => visibleSet.has(n))
     : new Map();
   const explicitSeeds = seedIds.map((id) => ctx.nidOf(id)!).filter((n) => visibleSet.has(n));
   const firstCandidates = topSeeds([exact.hits, lexical.hits], 8);
+  // HippoRAG-style entity seeds: records about an entity the question names (by path) restart the
+  // walk as strongly as the best lexical candidate, so a bridge passage is reached from the entity
+  // even when the question's other words point elsewhere.
+  const phrases = q.text === null || !on.has('graph') || q.hops === 0 ? [] : queryPhrases(q.text);
+  if (phrases.length > 0) {
+    for (const r of rowsOf<{ nid: number }>(await engine.query(pathSubjectSql(phrases))))
+      if (visibleSet.has(r.nid)) firstCandidates.set(r.nid, 1);
+  }
   const graph = on.has('graph')
     ? await graphChannel(engine, q.epoch, explicitSeeds, firstCandidates, q.hops)
     : { hits: new Map(), edges: [] };
@@ -110,11 +147,14 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const requiredClaims = new Set(q.claims.map((c) => ctx.nidOf(c)!));
   // The task's requirements count while unresolved: a resolved claim whose evidence a fix has
   // since superseded is history, not a gap.
-  const status = new Map(
-    rowsOf<{ nid: number; status: string | null }>(
-      await engine.query(`SELECT nid, status FROM retrieval_visible WHERE kind = 'claim'`),
-    ).map((r) => [r.nid, r.status]),
-  );
+  const status =
+    taskNid === undefined
+      ? new Map<number, string | null>()
+      : new Map(
+          rowsOf<{ nid: number; status: string | null }>(
+            await engine.query(`SELECT nid, status FROM retrieval_visible WHERE kind = 'claim'`),
+          ).map((r) => [r.nid, r.status]),
+        );
   for (const e of graph.edges)
     if (e.src === taskNid && e.kind === 'requires' && status.get(e.dst) === 'open') requiredClaims.add(e.dst);
   const required = new Map<number, number[]>();
@@ -176,30 +216,41 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   }
 
   // Support: exact constraints and required claims count as hard requirements (missing above);
-  // text support is the IDF-weighted share of query terms the best kept record contains.
+  // a text query's support is calibrated from how much of its content one record holds, and
+  // whether that record is by the person the question names (rerank/support.ts).
   let support = 1;
+  let rawSupport = 1;
+  let features: SupportFeatures | undefined;
   if (q.text !== null && lexical.idf.size > 0) {
-    const total = [...lexical.idf.values()].reduce((a, b) => a + b, 0);
-    let best = 0;
-    let bestTerms = new Set<string>();
-    for (const f of selected.slice(0, 5)) {
-      const terms = lexical.matched.get(byId.get(f.id)!.nid) ?? new Set<string>();
-      const covered = [...terms].reduce((a, t) => a + (lexical.idf.get(t) ?? 0), 0) / (total || 1);
-      if (covered > best) {
-        best = covered;
-        bestTerms = terms;
-      }
-    }
-    support = best;
-    if (support < q.supportThreshold) {
-      const absent = [...lexical.idf.keys()].filter((t) => !bestTerms.has(t));
-      missing.push({ reason: `no valid record covers the query; not found together: ${absent.join(', ')}` });
+    const subjectTerms = new Set(lexical.subjects.flatMap((n) => textTerms(n)));
+    const f = supportFeatures(
+      lexical.idf,
+      lexical.unseen,
+      subjectTerms,
+      lexical.subjects.length > 0,
+      [...lexical.matched]
+        .filter(([nid]) => visibleSet.has(nid) && !seedSet.has(nid) && lexical.evidential.has(nid))
+        .map(([nid, matched]) => ({ matched, bySubject: lexical.bySubject.has(nid) })),
+    );
+    rawSupport = f.subjectCoverage;
+    features = { coverage: f.coverage, subjectCoverage: f.subjectCoverage, unseen: f.unseen };
+    support = calibratedSupport(f);
+    if (f.unseen > UNSEEN_LIMIT) {
+      missing.push({
+        reason: `most of the query appears in no valid record: ${[...lexical.unseen].filter((t) => !subjectTerms.has(t)).join(', ')}`,
+      });
+    } else if (support < q.supportThreshold) {
+      const by = lexical.subjects.length > 0 ? ` by ${lexical.subjects.join(' or ')}` : '';
+      missing.push({
+        reason: `no valid record${by} covers the query; not found together: ${f.lacking.join(', ') || '(no content words)'}`,
+      });
     }
   } else if (q.artifacts.length === 0 && requiredClaims.size === 0) {
     support =
       selected.length > 0
         ? Math.min(1, Math.max(...selected.map((f) => Math.max(f.channels.vector, f.channels.graph))))
         : 0;
+    rawSupport = support;
     if (support < q.supportThreshold) missing.push({ reason: 'nothing valid supports the query' });
   }
   if (missing.length > 0) support = Math.min(support, q.supportThreshold > 0 ? q.supportThreshold / 2 : 0);
@@ -234,6 +285,8 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     missing,
     partial: supported ? [] : evidence,
     support,
+    rawSupport,
+    ...(features === undefined ? {} : { supportFeatures: features }),
     threshold: q.supportThreshold,
     contradictions,
     superseded: exact.superseded,
@@ -244,7 +297,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
 /** A retrieved record: the visible node columns with its body. */
 type RecordRow = Pick<
   NodeRow,
-  'nid' | 'id' | 'kind' | 'status' | 'authority' | 'path' | 'revision' | 'range_start' | 'range_end' | 'tx'
+  'nid' | 'id' | 'kind' | 'status' | 'authority' | 'path' | 'revision' | 'range_start' | 'range_end' | 'meta' | 'tx'
 > &
   BodyColumns;
 
@@ -263,6 +316,7 @@ function toEvidence(f: FusedCandidate, r: RecordRow): RetrievedEvidence {
   if (r.revision !== null) out.revision = r.revision;
   if (r.range_start !== null && r.range_end !== null) out.range = [r.range_start, r.range_end];
   if (r.body !== null) out.body = r.body;
+  if (r.meta !== null) out.meta = JSON.parse(r.meta) as NonNullable<RetrievedEvidence['meta']>;
   return out;
 }
 

@@ -2,7 +2,8 @@
  * Tokenisation for BM25 over code and prose: paths and identifiers split into their parts
  * (`src/can/parser.ts` → src, can, parser, ts; `parseStatus2` → parse, status, 2;
  * `REPLY_BASE` → reply, base), the whole identifier kept as well so exact names still match,
- * everything lower-cased, a few English stop words dropped. Pure and deterministic.
+ * everything lower-cased, a few English stop words dropped, and a light suffix stemmer
+ * (`stem`) so `camped`, `camping` and `camps` are one term. Pure and deterministic.
  */
 const STOP = new Set(
   'a an and are as at be by for from has have he her his i in is it its of on or she that the their them they this to was were what when where which who will with you your did do does how over into about after before there then than so not no can could would should been being also just any all'.split(
@@ -24,10 +25,30 @@ export function textTerms(text: string): string[] {
       .filter(Boolean)
       .map((p) => p.toLowerCase());
     const whole = word.toLowerCase();
-    for (const p of parts) if (!STOP.has(p) && p.length <= 64) out.push(p);
+    for (const p of parts) if (!STOP.has(p) && p.length <= 64) out.push(stem(p));
     if (parts.length > 1 && whole.length <= 64) out.push(whole);
   }
   return out;
+}
+
+/**
+ * A light English suffix stemmer (no dictionary), applied in order: `-ies` → `y`, or a plural `-s`
+ * (not `-ss`, `-us`, `-is`); then `-ing` or `-ed` (not `-eed`); then a final `e` and a doubled
+ * final consonant go, always keeping at least three letters. Irregular forms (`ran`/`run`) stay
+ * apart; words with digits are left alone (identifiers such as `crc8`). Over-stemming is
+ * harmless as long as both the query and the bodies go through it: it only has to map the
+ * inflections of one word together (`camp`, `camps`, `camped`, `camping` → camp).
+ */
+export function stem(word: string): string {
+  if (word.length < 4 || /[^a-z]/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length >= 6) w = w.slice(0, -3);
+  else if (w.endsWith('ed') && !w.endsWith('eed') && w.length >= 5) w = w.slice(0, -2);
+  if (w.endsWith('e') && w.length >= 4) w = w.slice(0, -1);
+  if (w.length >= 4 && w[w.length - 1] === w[w.length - 2] && !/[lsz]/.test(w[w.length - 1]!)) w = w.slice(0, -1);
+  return w;
 }
 
 /** Term frequencies of a text, and its length in terms. */

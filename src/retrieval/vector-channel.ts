@@ -1,14 +1,15 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
-import { cosineSql, recordsOfBodiesSql } from '../sql/retrieval-sql.js';
+import { cosineSql } from '../sql/retrieval-sql.js';
 import { addHit, type ChannelHits } from './channel.js';
 import type { Embedder } from './hashed-embedder.js';
 import type { ResolvedQuery } from './query.js';
 
 /**
  * Cosine similarity over body vectors (brute force `array_cosine_similarity`; the vss HNSW index
- * needs a downloadable extension). Host-supplied scores replace it when given.
+ * needs a downloadable extension). Host-supplied scores replace it when given; query text is
+ * embedded only by a semantic embedder (see `Embedder.lexical`).
  */
 export async function vectorChannel(
   engine: Engine,
@@ -26,7 +27,7 @@ export async function vectorChannel(
     return hits;
   }
   let vector = q.vector;
-  if (!vector && q.text) vector = (await embedder.embed([q.text]))[0]!;
+  if (!vector && q.text && !embedder.lexical) vector = (await embedder.embed([q.text]))[0]!;
   if (!vector) return hits;
   if (vector.length !== embedder.dimensions) {
     throw new LedgerError('INVALID_REQUEST', {
@@ -34,13 +35,7 @@ export async function vectorChannel(
       reason: `expected ${embedder.dimensions} dimensions (${embedder.name})`,
     });
   }
-  const scored = rowsOf<{ bkey: number; score: number }>(await engine.query(cosineSql(vector, q.perChannel))).filter(
-    (s) => s.score > 0,
-  );
-  const byBody = new Map(scored.map((s) => [s.bkey, s.score]));
-  for (const r of rowsOf<{ nid: number; bkey: number }>(await engine.query(recordsOfBodiesSql([...byBody.keys()])))) {
-    const score = byBody.get(r.bkey)!;
-    addHit(hits, r.nid, score, `cosine ${score.toFixed(3)}`);
-  }
+  for (const r of rowsOf<{ nid: number; score: number }>(await engine.query(cosineSql(vector, q.perChannel))))
+    if (r.score > 0) addHit(hits, r.nid, r.score, `cosine ${r.score.toFixed(3)}`);
   return hits;
 }

@@ -6,7 +6,7 @@ export interface WorkerdWasmModules {
   duckdbModule: WebAssembly.Module;
   /** `context-ledger/wasm/trampolines.wasm`: stands in for `WebAssembly.Function`, which workerd lacks. */
   trampolineModule: WebAssembly.Module;
-  /** `@dqbd/tiktoken/lite/tiktoken_bg.wasm`. */
+  /** `tiktoken/lite/tiktoken_bg.wasm`. */
   tiktokenModule: WebAssembly.Module;
 }
 
@@ -15,7 +15,7 @@ type Field = keyof WorkerdWasmModules;
 const ASSET: Readonly<Record<Field, string>> = {
   duckdbModule: '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm',
   trampolineModule: 'context-ledger/wasm/trampolines.wasm',
-  tiktokenModule: '@dqbd/tiktoken/lite/tiktoken_bg.wasm',
+  tiktokenModule: 'tiktoken/lite/tiktoken_bg.wasm',
 };
 
 /**

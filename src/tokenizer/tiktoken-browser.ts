@@ -1,12 +1,12 @@
-import { init, Tiktoken } from '@dqbd/tiktoken/lite/init';
+import { init, Tiktoken } from 'tiktoken/lite/init';
 import { absoluteUrl, assetUnavailable, fetchBytes } from '../runtime/browser-assets.js';
 import { tokenCounterFrom } from './tiktoken-lite.js';
 import type { Encoding, EncodingRanks, TokenCounter } from './token-counter.js';
 
 export interface TiktokenAssets {
-  /** `@dqbd/tiktoken/lite/tiktoken_bg.wasm`. */
+  /** `tiktoken/lite/tiktoken_bg.wasm`. */
   tiktokenWasmUrl: string | URL;
-  /** The ranks JSON of the ledger's encoding (`@dqbd/tiktoken/encoders/<encoding>.json`); null when none is known. */
+  /** The ranks JSON of the ledger's encoding (`tiktoken/encoders/<encoding>.json`); null when none is known. */
   ranksUrl: string | URL | null;
 }
 

@@ -26,11 +26,11 @@ async function build(encoding: Encoding): Promise<TokenCounter> {
 /** Loads tiktoken's lite WASM and an encoding's ranks from the installed package. */
 export async function loadNodeTiktoken(encoding: Encoding): Promise<{ lite: TiktokenLite; ranks: EncodingRanks }> {
   const fs = await import('node:fs/promises');
-  const init = require('@dqbd/tiktoken/lite/init') as TiktokenLite & {
+  const init = require('tiktoken/lite/init') as TiktokenLite & {
     init(cb: (imports: WebAssembly.Imports) => Promise<WebAssembly.WebAssemblyInstantiatedSource>): Promise<unknown>;
   };
-  const wasmPath = require.resolve('@dqbd/tiktoken/lite/tiktoken_bg.wasm');
-  const ranksPath = require.resolve(`@dqbd/tiktoken/encoders/${encoding}.json`);
+  const wasmPath = require.resolve('tiktoken/lite/tiktoken_bg.wasm');
+  const ranksPath = require.resolve(`tiktoken/encoders/${encoding}.json`);
   try {
     const bytes = await fs.readFile(wasmPath);
     await init.init((imports) => WebAssembly.instantiate(bytes, imports));

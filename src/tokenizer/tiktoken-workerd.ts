@@ -1,5 +1,5 @@
-import o200kBase from '@dqbd/tiktoken/encoders/o200k_base.json' with { type: 'json' };
-import { init, Tiktoken } from '@dqbd/tiktoken/lite/init';
+import o200kBase from 'tiktoken/encoders/o200k_base.json' with { type: 'json' };
+import { init, Tiktoken } from 'tiktoken/lite/init';
 import { LedgerError } from '../errors.js';
 import { tokenCounterFrom } from './tiktoken-lite.js';
 import type { Encoding, EncodingRanks, TokenCounter } from './token-counter.js';
@@ -36,7 +36,7 @@ async function build(wasmModule: WebAssembly.Module, encoding: Encoding, ranks: 
     throw new LedgerError('ASSET_UNAVAILABLE', {
       field: 'encoding',
       asset: `tiktoken ${encoding}`,
-      reason: `not bundled; import @dqbd/tiktoken/encoders/${encoding}.json and pass it as ranks`,
+      reason: `not bundled; import tiktoken/encoders/${encoding}.json and pass it as ranks`,
     });
   }
   try {

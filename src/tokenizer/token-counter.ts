@@ -12,7 +12,7 @@ export interface TokenCounter {
   count(text: string): number;
 }
 
-/** The JSON shape of `@dqbd/tiktoken/encoders/<encoding>.json`. */
+/** The JSON shape of `tiktoken/encoders/<encoding>.json`. */
 export interface EncodingRanks {
   bpe_ranks: string;
   special_tokens: Record<string, number>;

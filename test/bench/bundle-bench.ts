@@ -59,8 +59,8 @@ async function entryRows(): Promise<BenchRow[]> {
   for (const asset of [
     '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm',
     '@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs',
-    '@dqbd/tiktoken/lite/tiktoken_bg.wasm',
-    '@dqbd/tiktoken/encoders/o200k_base.json',
+    'tiktoken/lite/tiktoken_bg.wasm',
+    'tiktoken/encoders/o200k_base.json',
   ]) {
     nodeAssets += (await readFile(require.resolve(asset))).length;
   }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only a,b,...] [--quick] [--out DIR]`
+ * `npm run bench [-- --only a,b,...] [--quick | --large] [--out DIR]`
  *
  * Prints a table per suite — each figure with its issue-11 target and verdict where it has one,
  * and its floor (the same work done the cheapest known way, measured in the same run, see
@@ -7,9 +7,10 @@
  * (default .out/bench). Figures, never pass/fail assertions. The machine's load average is
  * printed with every suite: wall times on a shared machine grow with everyone else's load.
  *
- * Suites: ingest, step, restore, memory, materialize, retrieval, workerd, bundle (`ledger` =
- * ingest,step,restore,memory). 100k-node sizes run by default (the whole run takes a few
- * minutes on 2 cores); `--quick` leaves them out.
+ * Suites: memory, ingest, step, restore, materialize, retrieval, workerd, bundle (`ledger` =
+ * memory,ingest,step,restore). 100k-node sizes run by default except retrieval's, which builds
+ * Orama's floor over 86k records and takes minutes: `--large` adds it. `--quick` leaves every
+ * 100k size out.
  */
 import { type BenchRow, loadAverage, printSummary, printTable, writeJson } from './bench-util.js';
 import { bundleBench } from './bundle-bench.js';
@@ -23,13 +24,14 @@ const flag = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const GROUPS: Record<string, string[]> = { ledger: ['ingest', 'step', 'restore', 'memory'] };
+const GROUPS: Record<string, string[]> = { ledger: ['memory', 'ingest', 'step', 'restore'] };
 const only = flag('--only')
   ?.split(',')
   .flatMap((s) => GROUPS[s] ?? [s]);
 const quick = args.includes('--quick');
 const outDir = flag('--out') ?? '.out/bench';
 const large = quick ? [] : [100_000];
+const largest = args.includes('--large') ? [100_000] : [];
 
 // Memory first: DuckDB's wasm memory never shrinks, so later (larger) suites would set its mark.
 const suites: Record<string, () => Promise<BenchRow[]>> = {
@@ -38,7 +40,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   step: () => stepBench(),
   restore: () => restoreBench([10_000, ...large]),
   materialize: () => materializeBench([1_000, 10_000, ...large]),
-  retrieval: () => retrievalBench([10_000, ...large]),
+  retrieval: () => retrievalBench([10_000, ...largest]),
   workerd: workerdBench,
   bundle: bundleBench,
 };

@@ -5,10 +5,8 @@ import {
   isoDateOf,
   locomoDocuments,
   locomoTransactions,
-  namedSpeaker,
   parseLocomo,
   repairEvidenceId,
-  turnBody,
 } from '../../scripts/eval/locomo.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
@@ -60,51 +58,34 @@ describe('LoCoMo sessions', () => {
     ]);
   });
 
-  it('stores each turn as a speaker-scoped message with its photo caption; date records cite their turns', () => {
+  it("goes through the library's fromConversation adapter: user-scoped turns with speaker and date", () => {
     const conv = load().conversations[0]!;
-    const txs = locomoTransactions(conv, 'node');
+    const txs = locomoTransactions(conv);
     expect(txs.map((t) => t.epoch)).toEqual([1, 2, 3]);
     const s2 = txs[1]!;
     expect(s2.nodes!.find((n) => n.id === 'D2:3')).toEqual({
       id: 'D2:3',
       kind: 'message',
       role: 'user',
-      authority: 'speaker:Bob',
+      authority: 'user',
       body: 'Bob: Pepper already chewed my running shoes. [shares a photo: a photo of a small dog next to a chewed shoe]',
+      meta: { speaker: 'Bob', session: 2, date: '2023-03-10' },
     });
-    const date = s2.nodes!.find((n) => n.id === 'S2')!;
-    expect(date.authority).toBe('conversation');
-    expect(date.body).toBe('Session 2 of Alice and Bob, 10 March 2023 (2023-03-10)');
-    expect(s2.edges!.filter((e) => e.from === 'S2').map((e) => e.to)).toEqual(['D2:1', 'D2:2', 'D2:3']);
-    // Each turn replies to the one before it in its session.
-    expect(s2.edges!.filter((e) => e.kind === 'depends_on')).toEqual([
+    // Each turn replies to the one before it in its session; no record the user did not write.
+    expect(s2.edges).toEqual([
       { from: 'D2:2', to: 'D2:1', kind: 'depends_on' },
       { from: 'D2:3', to: 'D2:2', kind: 'depends_on' },
     ]);
-  });
-
-  it('puts the date in the body, or nowhere, by mode; baseline documents carry the same bodies', () => {
-    const conv = load().conversations[0]!;
-    const s1 = conv.sessions[0]!;
-    expect(turnBody(s1.turns[0]!, s1, 'body')).toBe('[3 March 2023] Alice: Hi Bob! How was your week?');
-    expect(turnBody(s1.turns[0]!, s1, 'none')).toBe('Alice: Hi Bob! How was your week?');
-    expect(locomoTransactions(conv, 'none')[0]!.nodes!.some((n) => n.id === 'S1')).toBe(false);
-    const docs = locomoDocuments(conv, 'node');
+    expect(s2.nodes).toHaveLength(3);
+    const docs = locomoDocuments(conv);
     expect(docs).toHaveLength(8);
-    expect(docs[0]).toEqual({ id: 'D1:1', body: 'Alice: Hi Bob! How was your week?', scope: 'speaker:Alice' });
-  });
-
-  it('finds the speaker a question is about only when exactly one is named', () => {
-    const conv = { speakers: ['Alice', 'Bob'] as [string, string] };
-    expect(namedSpeaker("What did Bob's puppy chew?", conv)).toBe('Bob');
-    expect(namedSpeaker('What do Alice and Bob share?', conv)).toBeNull();
-    expect(namedSpeaker('Who is Alicea?', conv)).toBeNull();
+    expect(docs[0]).toEqual({ id: 'D1:1', body: 'Alice: Hi Bob! How was your week?' });
   });
 
   it('commits into a ledger: each turn is valid from its session', async () => {
     const conv = load().conversations[0]!;
     const ledger = await pool.ledger();
-    for (const tx of locomoTransactions(conv, 'node')) await ledger.commit(tx);
+    for (const tx of locomoTransactions(conv)) await ledger.commit(tx);
     const now = await ledger.retrieve({ text: 'cello spring recital Lisbon', budget: { records: 3 }, hops: 0 });
     expect(now.evidence[0]!.id).toBe('D3:1');
     const before = await ledger.retrieve({
@@ -114,6 +95,6 @@ describe('LoCoMo sessions', () => {
       hops: 0,
     });
     expect([...before.evidence, ...before.partial].map((e) => e.id)).not.toContain('D3:1');
-    expect((await ledger.asOf(3)).nodes.filter((n) => n.kind === 'message')).toHaveLength(11);
+    expect((await ledger.asOf(3)).nodes.filter((n) => n.kind === 'message')).toHaveLength(8);
   });
 });

@@ -1,4 +1,4 @@
-import { get_encoding } from '@dqbd/tiktoken';
+import { get_encoding } from 'tiktoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBE_TEXT } from '../../e2e/workerd/probe-input.js';
 import { getJson, type ProbeWorker, startProbe } from '../../e2e/workerd/start-probe.js';

@@ -7,10 +7,11 @@
  *   /sessions/<name>/…             → the example Worker; a request with `x-fail-puts: 1` runs with
  *                                    every `storage.put` of its session rejecting
  */
-import tiktokenModule from '@dqbd/tiktoken/lite/tiktoken_bg.wasm';
+
 import duckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
 import { type DurableObjectKvStorage, type OpenLedgerOptions, openLedger } from 'context-ledger';
 import trampolineModule from 'context-ledger/wasm/trampolines.wasm';
+import tiktokenModule from 'tiktoken/lite/tiktoken_bg.wasm';
 import { RMDX_SESSION } from '../../../demo/traces/rmdx-can-session.js';
 import exampleWorker, { LedgerSession, type SessionEnv, type SessionState } from '../../../demo/worker/worker.js';
 import { type OpenLedger, runConformance } from '../../conformance/cases.js';

@@ -1,0 +1,81 @@
+/**
+ * Fits the support calibration (src/rerank/support.ts) from a retrieval evaluation report:
+ * `npx tsx scripts/fit-support.ts .out/retrieval/retrieval.json`.
+ *
+ * One row per LoCoMo question with the ledger's support features. Label 1: answerable (categories
+ * 1–4) and the returned records hold a gold turn; label 0: unanswerable (category 5), or the
+ * records miss. Logistic regression by gradient ascent (fixed iterations, deterministic), checked
+ * leaving one conversation out, with the `UNSEEN_LIMIT` rule applied: the printed threshold is the held-out support below which at most
+ * 10% of answerable questions fall, with the category-5 abstention it gives.
+ */
+import { readFileSync } from 'node:fs';
+import { UNSEEN_LIMIT } from '../src/rerank/support.js';
+
+interface Row {
+  conv: string;
+  category: number;
+  label: 0 | 1;
+  x: number[];
+}
+
+const FEATURES = ['subjectCoverage', 'coverage', 'unseen'] as const;
+
+export function rowsOf(report: {
+  locomo: {
+    questions: Array<{
+      id: string;
+      category: number;
+      gold: string[];
+      features: Record<string, number> | null;
+      ranks: { ledger: Array<number | null> };
+    }>;
+  };
+}): Row[] {
+  return report.locomo.questions
+    .filter((q) => q.features !== null && (q.category === 5 || q.gold.length > 0))
+    .map((q) => ({
+      conv: q.id.split('#')[0]!,
+      category: q.category,
+      label: q.category !== 5 && q.ranks.ledger.some((r) => r !== null) ? 1 : 0,
+      x: [1, ...FEATURES.map((f) => q.features![f]!)],
+    }));
+}
+
+export function fitLogistic(rows: readonly Row[], iterations = 4000, rate = 1): number[] {
+  const w = new Array<number>(rows[0]!.x.length).fill(0);
+  for (let it = 0; it < iterations; it++) {
+    const g = new Array<number>(w.length).fill(0);
+    for (const r of rows) {
+      const p = 1 / (1 + Math.exp(-r.x.reduce((a, x, j) => a + x * w[j]!, 0)));
+      for (let j = 0; j < w.length; j++) g[j]! += (r.label - p) * r.x[j]!;
+    }
+    for (let j = 0; j < w.length; j++) w[j]! += (rate * g[j]!) / rows.length;
+  }
+  return w;
+}
+
+const predict = (w: readonly number[], x: readonly number[]) =>
+  1 / (1 + Math.exp(-x.reduce((a, v, j) => a + v * w[j]!, 0)));
+
+if (process.argv[2] !== undefined) {
+  const rows = rowsOf(JSON.parse(readFileSync(process.argv[2], 'utf8')));
+  const convs = [...new Set(rows.map((r) => r.conv))].sort();
+  const held = new Map<Row, number>();
+  for (const c of convs) {
+    const w = fitLogistic(rows.filter((r) => r.conv !== c));
+    // The hard rule (support.ts) abstains whatever the model says.
+    for (const r of rows) if (r.conv === c) held.set(r, r.x[3]! > UNSEEN_LIMIT ? 0 : predict(w, r.x));
+  }
+  const w = fitLogistic(rows);
+  console.log(`weights (intercept, ${FEATURES.join(', ')}): ${w.map((x) => x.toFixed(2)).join(', ')}`);
+  const answerable = rows.filter((r) => r.category !== 5).map((r) => held.get(r)!);
+  const adversarial = rows.filter((r) => r.category === 5).map((r) => held.get(r)!);
+  const sorted = [...answerable].sort((a, b) => a - b);
+  for (const target of [0.05, 0.1, 0.15, 0.2]) {
+    const t = sorted[Math.floor(target * sorted.length)]!;
+    const abst = adversarial.filter((p) => p < t).length / adversarial.length;
+    console.log(
+      `held-out: threshold ${t.toFixed(3)} → false abstention ${(100 * (answerable.filter((p) => p < t).length / answerable.length)).toFixed(1)}%, category 5 abstention ${(100 * abst).toFixed(1)}%`,
+    );
+  }
+}

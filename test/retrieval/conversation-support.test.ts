@@ -1,0 +1,82 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { fromConversation } from '../../src/adapters/conversation.js';
+import { calibratedSupport, supportFeatures } from '../../src/rerank/support.js';
+import { queryNames, speakerNames } from '../../src/retrieval/entities.js';
+import { LedgerPool } from '../helpers/ledgers.js';
+
+const pool = new LedgerPool();
+afterAll(() => pool.close());
+
+const CHAT = [
+  {
+    date: '3 March 2023',
+    turns: [
+      { speaker: 'Melanie', text: 'Hey Caroline! I ran a charity race for mental health last Sunday.' },
+      { speaker: 'Caroline', text: 'Wow Melanie, that is amazing! How did it feel?' },
+      { speaker: 'Melanie', text: 'It made me realize that self-care is really important.' },
+      { speaker: 'Caroline', text: 'I went to a support group meeting and painted a sunset afterwards.' },
+    ],
+  },
+];
+
+describe('names and subjects', () => {
+  it('takes capitalised words that are not question words as names', () => {
+    expect(queryNames("What did Caroline realize after Melanie's charity race?")).toEqual(['caroline', 'melanie']);
+    expect(queryNames('When did the LGBTQ group meet?')).toEqual(['lgbtq']);
+    expect(queryNames('how are you')).toEqual([]);
+  });
+
+  it("reads a record's speaker from meta", () => {
+    expect(speakerNames('{"speaker":"Alice Smith"}')).toEqual(['alice smith', 'alice', 'smith']);
+    expect(speakerNames('{"date":"2023"}')).toEqual([]);
+    expect(speakerNames(null)).toEqual([]);
+    expect(speakerNames('not json')).toEqual([]);
+  });
+
+  it('support features: content coverage by any record and by a record of the named subject', () => {
+    const idf = new Map([
+      ['caroline', 0.2],
+      ['charity', 2],
+      ['race', 2],
+    ]);
+    const f = supportFeatures(idf, new Set(), new Set(['caroline']), true, [
+      { matched: new Set(['charity', 'race']), bySubject: false },
+      { matched: new Set(['caroline', 'race']), bySubject: true },
+    ]);
+    expect(f.coverage).toBe(1);
+    expect(f.subjectCoverage).toBe(0.5);
+    expect(f.lacking).toEqual(['charity']);
+    // Monotone in both features.
+    expect(f.unseen).toBe(0);
+    expect(calibratedSupport({ coverage: 1, subjectCoverage: 1, unseen: 0 })).toBeGreaterThan(
+      calibratedSupport({ coverage: 1, subjectCoverage: 0.5, unseen: 0 }),
+    );
+    expect(calibratedSupport({ coverage: 0.5, subjectCoverage: 0.5, unseen: 0 })).toBeGreaterThan(
+      calibratedSupport({ coverage: 0.5, subjectCoverage: 0.5, unseen: 0.5 }),
+    );
+    expect(calibratedSupport({ coverage: 0, subjectCoverage: 0, unseen: 0 })).toBeLessThan(0.5);
+  });
+});
+
+describe('retrieval over a conversation (default call)', () => {
+  it("prefers the named speaker's turns and abstains when only the other speaker said it", async () => {
+    const l = await pool.ledger();
+    for (const tx of fromConversation(CHAT).transactions) await l.commit(tx);
+    const asked = await l.retrieve({ authority: ['user'], text: 'What did Caroline paint after the support group?' });
+    expect(asked.status).toBe('supported');
+    expect(asked.evidence[0]!.id).toBe('1:4');
+    expect(asked.supportFeatures!.subjectCoverage).toBeGreaterThan(0.5);
+    expect(asked.rawSupport).toBe(asked.supportFeatures!.subjectCoverage);
+    const swapped = await l.retrieve({
+      authority: ['user'],
+      text: 'What did Caroline realize after her charity race?',
+    });
+    expect(swapped.supportFeatures!.coverage).toBeGreaterThan(swapped.supportFeatures!.subjectCoverage);
+    const right = await l.retrieve({ authority: ['user'], text: 'What did Melanie realize after her charity race?' });
+    expect(right.support).toBeGreaterThan(swapped.support);
+    expect(right.status).toBe('supported');
+    expect(swapped.status).toBe('abstain');
+    expect(swapped.missing[0]!.reason).toMatch(/by caroline/);
+    expect(swapped.partial.length).toBeGreaterThan(0);
+  });
+});
