@@ -11,8 +11,6 @@ import {
   deleteBrowserStorage,
   type Ledger,
   openLedger,
-  type RetrievalResult,
-  type RetrievedEvidence,
   type Transaction,
   type WorkingSet,
   type WorkingSetItem,
@@ -21,41 +19,30 @@ import { type RdfSource, readRdfSource } from '../../src/rdf/view.js';
 import type { NodeRecord } from '../../src/schema/types.js';
 import { TIERS } from '../../src/working-set/types.js';
 import { RMDX_SESSION } from '../traces/rmdx-can-session.js';
+import { drawBudget } from './budget-view.js';
+import { $, h, TIER_COLOURS, tierName, where } from './dom.js';
 import { type DrawnGraph, GraphView } from './graph-view.js';
+import { drawRetrieval } from './retrieval-view.js';
 import { SPARQL_EXAMPLES } from './sparql-examples.js';
+import { drawSparqlError, drawSparqlResult } from './sparql-view.js';
+import { drawDiff, drawTimeline } from './timeline-view.js';
 import { adaptTranscript, type TranscriptFormat } from './transcripts.js';
 import {
-  budgetSegments,
   closureGraph,
   type EpochMarkers,
   epochMarkers,
   exampleQueries,
   explanationRows,
   filterRows,
-  MARKERS,
-  workingSetDiff,
 } from './view-model.js';
 
 const STORE = 'explorer';
 const SOURCE_KEY = 'context-ledger-explorer:source';
 const BUNDLED = 'bundled session: an agent fixing an RMD-X servo CAN driver';
-/** Tier colours, highest priority first (the budget bar, its legend and the working-set list). */
-const TIER_COLOURS = ['#2f5dd0', '#7c4dcc', '#d9822b', '#1f9e89', '#5aa02c', '#c2497a', '#8a93a3'];
-const tierName = (tier: number | undefined): string => (tier === undefined ? '–' : (TIERS[tier] ?? String(tier)));
-
-const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const epochInput = $<HTMLInputElement>('epoch');
 const budgetInput = $<HTMLInputElement>('budget');
 const queryInput = $<HTMLInputElement>('query');
 const retrieveButton = $<HTMLButtonElement>('retrieve');
-
-/** Builds an element; text goes in as text, never as HTML (transcripts are untrusted). */
-function h(tag: string, attrs: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  el.append(...children);
-  return el;
-}
 
 let ledger: Ledger | null = null;
 /** The whole history (a source at the last epoch): timeline markers and example queries. */
@@ -152,7 +139,7 @@ function refresh(): Promise<void> {
       shown = { ws, source, records };
       $('graph').textContent =
         `${source.nodes.length} nodes valid at epoch ${epoch}, ${source.superseded.length} superseded before it`;
-      drawTimeline(epoch);
+      if (history) drawTimeline(history.markers, epoch);
       drawDiff(epoch, previous, ws);
       drawBudget(ws);
       drawGraph(ws, source);
@@ -167,12 +154,6 @@ function refresh(): Promise<void> {
   });
   queue = run.catch(() => undefined);
   return run;
-}
-
-function where(item: { path?: string; range?: readonly [number, number]; revision?: string }): string {
-  if (!item.path) return '';
-  const range = item.range ? `:${item.range[0]}–${item.range[1]}` : '';
-  return `${item.path}${range}${item.revision ? ` @${item.revision}` : ''}`;
 }
 
 function itemView(item: WorkingSetItem): HTMLElement {
@@ -214,121 +195,6 @@ function drawWorkingSet(ws: WorkingSet): void {
       ),
     ),
     ...(tiers.length === 0 ? [h('p', { class: 'muted' }, 'Nothing fits this budget.')] : []),
-  );
-}
-
-/** The budget as a bar: one segment per tier, as wide as its share of the budget; the rest is free. */
-function drawBudget(ws: WorkingSet): void {
-  $('ws-summary').textContent =
-    `${ws.items.length} items · ${ws.tokens} of ${ws.budget.tokens} tokens · epoch ${ws.epoch}` +
-    (ws.graphTruncated ? ' · closure bound reached' : '');
-  const budget = Math.max(ws.budget.tokens, 1);
-  const segments = budgetSegments(ws.items);
-  const free = Math.max(0, ws.budget.tokens - ws.tokens);
-  $('budget-bar').replaceChildren(
-    ...segments.map((s) =>
-      h(
-        'div',
-        {
-          class: 'segment',
-          'data-tier': tierName(s.tier),
-          'data-tokens': String(s.tokens),
-          style: `width:${(100 * s.tokens) / budget}%;background:${TIER_COLOURS[s.tier] ?? '#999'}`,
-          title: `${tierName(s.tier)}: ${s.tokens} tokens in ${s.items} items`,
-        },
-        s.tokens / budget > 0.06 ? `${s.tokens}` : '',
-      ),
-    ),
-    h(
-      'div',
-      {
-        class: 'segment free',
-        'data-tier': 'free',
-        'data-tokens': String(free),
-        style: `width:${(100 * free) / budget}%`,
-      },
-      free / budget > 0.06 ? `${free} free` : '',
-    ),
-  );
-  $('budget-legend').replaceChildren(
-    ...segments.map((s) =>
-      h(
-        'span',
-        {},
-        h('i', { class: 'swatch', style: `background:${TIER_COLOURS[s.tier] ?? '#999'}` }),
-        `${tierName(s.tier)} ${s.tokens}`,
-      ),
-    ),
-  );
-}
-
-const MARKER_TITLES: Record<(typeof MARKERS)[number], string> = {
-  commit: 'commits',
-  revision: 'file revisions',
-  verifier: 'verifier outcomes',
-  supersession: 'supersessions',
-  contradiction: 'contradictions',
-};
-
-/** One column per epoch with a dot per kind of event; the chosen epoch is highlighted. */
-function drawTimeline(epoch: number): void {
-  if (!history) return;
-  const strip = $('timeline-strip');
-  if (strip.childElementCount !== history.markers.length) {
-    strip.replaceChildren(
-      ...history.markers.map((m) =>
-        h(
-          'div',
-          {
-            class: 'tick',
-            'data-epoch': String(m.epoch),
-            title:
-              `epoch ${m.epoch}: ` +
-              MARKERS.filter((k) => m[k] > 0)
-                .map((k) => `${m[k]} ${MARKER_TITLES[k]}`)
-                .join(', ') +
-              (m.failed > 0 ? ` (${m.failed} failed)` : ''),
-          },
-          ...MARKERS.filter((k) => m[k] > 0).map((k) =>
-            h('i', { class: `m ${k}${k === 'verifier' && m.failed > 0 ? ' failed' : ''}` }),
-          ),
-        ),
-      ),
-    );
-    $('timeline-legend').replaceChildren(
-      ...MARKERS.map((k) => h('span', {}, h('i', { class: `m ${k}` }), MARKER_TITLES[k])),
-    );
-  }
-  for (const tick of strip.children)
-    tick.classList.toggle('current', (tick as HTMLElement).dataset.epoch === String(epoch));
-}
-
-function chips(ids: readonly string[], cls: string): Node[] {
-  const MAX = 14;
-  const out: Node[] = ids.slice(0, MAX).map((id) => h('code', { class: `chip ${cls}` }, id));
-  if (ids.length > MAX) out.push(h('span', { class: 'muted' }, ` +${ids.length - MAX} more`));
-  return out;
-}
-
-function drawDiff(epoch: number, previous: WorkingSet | null, ws: WorkingSet): void {
-  if (!previous) {
-    $('diff').replaceChildren(h('span', { class: 'muted' }, `epoch 0: ${ws.items.length} items in the working set`));
-    return;
-  }
-  const { entered, left } = workingSetDiff(previous.items, ws.items);
-  $('diff').replaceChildren(
-    h('span', { class: 'muted' }, `since epoch ${epoch - 1}: `),
-    h(
-      'b',
-      { id: 'diff-entered', 'data-count': String(entered.length), class: 'entered' },
-      `+${entered.length} entered`,
-    ),
-    ' ',
-    ...chips(entered, 'entered'),
-    ' ',
-    h('b', { id: 'diff-left', 'data-count': String(left.length), class: 'left' }, `−${left.length} left`),
-    ' ',
-    ...chips(left, 'left'),
   );
 }
 
@@ -434,98 +300,11 @@ function drawExamples(queries: readonly string[]): void {
   );
 }
 
-const CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
-/** Results shown before the rest fold away. */
-const SHOWN = 6;
-
-/** Channel scores live on different scales (BM25 is unbounded), so each bar is relative to its channel's best. */
-type ChannelBest = Record<(typeof CHANNELS)[number], number>;
-
-function evidenceView(e: RetrievedEvidence, best: ChannelBest): HTMLElement {
-  const bars = h(
-    'div',
-    { class: 'channels' },
-    ...CHANNELS.map((c) =>
-      h(
-        'span',
-        { class: 'channel', title: `${c} channel score (bar: relative to the best ${c} score here)` },
-        c,
-        h('meter', { min: '0', max: '1', value: String(best[c] > 0 ? e.channels[c] / best[c] : 0) }),
-        e.channels[c].toFixed(3),
-      ),
-    ),
-  );
-  return h(
-    'li',
-    {},
-    h('div', {}, h('b', {}, e.score.toFixed(3)), ' ', h('span', { class: 'kind' }, e.kind), ' ', h('code', {}, e.id)),
-    h('div', { class: 'where' }, where(e)),
-    bars,
-  );
-}
-
-/** A ranked list: the first few, then the rest behind a toggle. */
-function rankedList(list: readonly RetrievedEvidence[]): HTMLElement {
-  const best = Object.fromEntries(
-    CHANNELS.map((c) => [c, Math.max(0, ...list.map((e) => e.channels[c]))]),
-  ) as ChannelBest;
-  const top = h('ol', { class: 'evidence' }, ...list.slice(0, SHOWN).map((e) => evidenceView(e, best)));
-  if (list.length <= SHOWN) return top;
-  const rest = h(
-    'ol',
-    { class: 'evidence', start: String(SHOWN + 1) },
-    ...list.slice(SHOWN).map((e) => evidenceView(e, best)),
-  );
-  return h('div', {}, top, h('details', {}, h('summary', {}, `${list.length - SHOWN} more`), rest));
-}
-
-function drawRetrieval(result: RetrievalResult | null, query: string, epoch: number): void {
-  const box = $('retrieval');
-  if (!result) {
-    box.replaceChildren();
-    return;
-  }
-  const verdict = result.status === 'supported' ? 'supported' : 'abstains';
-  const sign = result.support >= result.threshold ? '≥' : '<';
-  const parts: Node[] = [
-    h(
-      'p',
-      { class: `verdict ${result.status}` },
-      `“${query}” at epoch ${epoch}: ${verdict} (support ${result.support.toFixed(2)} ${sign} ${result.threshold})`,
-    ),
-  ];
-  if (result.status === 'supported') {
-    parts.push(rankedList(result.evidence));
-  } else {
-    parts.push(
-      h('h3', {}, 'Missing evidence'),
-      h(
-        'ul',
-        { class: 'missing' },
-        ...result.missing.map((m) =>
-          h(
-            'li',
-            {},
-            m.claim ? `claim ${m.claim}` : where(m) || 'evidence',
-            h('span', { class: 'muted' }, ` — ${m.reason}`),
-          ),
-        ),
-      ),
-    );
-    if (result.partial.length > 0) parts.push(h('h3', {}, 'Best partial support'), rankedList(result.partial));
-  }
-  if (result.contradictions.length > 0)
-    parts.push(
-      h(
-        'p',
-        { class: 'muted' },
-        `contradictions: ${result.contradictions.map((c) => `${c.from} ⟂ ${c.to}`).join(', ')}`,
-      ),
-    );
-  box.replaceChildren(...parts);
-}
-
 async function loadFile(file: File): Promise<void> {
+  // Not ready from the first moment: a reader (or the e2e suite) must not take the old trace's
+  // page for the new one while the file is read and adapted.
+  enable(false);
+  setState('loading', `Reading ${file.name}…`);
   try {
     const format = $<HTMLSelectElement>('format').value as TranscriptFormat | 'auto';
     const trace = adaptTranscript(JSON.parse(await file.text()), format);
@@ -606,42 +385,12 @@ async function runSparql(): Promise<void> {
     const run = queue.then(() => sparql(current, sparqlQuery.value, { epoch }));
     queue = run.catch(() => undefined);
     const result = await run;
-    const ms = Math.round(performance.now() - started);
-    const box = $('sparql-results');
-    if (result.type === 'boolean') {
-      $('sparql-summary').textContent = `ASK at epoch ${epoch} in ${ms} ms`;
-      box.replaceChildren(h('p', { class: 'verdict' }, String(result.value)));
-    } else {
-      const rows =
-        result.type === 'bindings'
-          ? result.rows.map((r) => result.variables.map((v) => r[v]?.value ?? ''))
-          : result.quads.map((q) => [q.subject.value, q.predicate.value, q.object.value]);
-      const head = result.type === 'bindings' ? result.variables : ['subject', 'predicate', 'object'];
-      $('sparql-summary').textContent = `${rows.length} rows at epoch ${epoch} in ${ms} ms`;
-      box.replaceChildren(
-        h(
-          'table',
-          { class: 'sparql' },
-          h('thead', {}, h('tr', {}, ...head.map((v) => h('th', {}, v)))),
-          h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((v) => h('td', {}, h('code', {}, shorten(v))))))),
-        ),
-      );
-    }
+    drawSparqlResult(result, epoch, Math.round(performance.now() - started));
     setState('ready');
   } catch (e) {
-    $('sparql-summary').textContent = '';
-    $('sparql-results').replaceChildren(h('p', { class: 'verdict abstain' }, `⚠ ${(e as Error).message}`));
+    drawSparqlError(e);
     setState('ready');
   }
-}
-
-/** Node IRIs back to ids, vocabulary IRIs to prefixed names: the table stays readable. */
-function shorten(value: string): string {
-  if (value.startsWith('urn:context-ledger:node:')) return decodeURIComponent(value.slice(24));
-  return value
-    .replace('https://w3id.org/context-ledger/vocab#', 'cl:')
-    .replace('http://www.w3.org/ns/prov#', 'prov:')
-    .replace('http://www.w3.org/1999/02/22-rdf-syntax-ns#', 'rdf:');
 }
 
 declare global {

@@ -102,8 +102,12 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const visibleRows = rowsOf<{ nid: number }>(await engine.query('SELECT nid FROM retrieval_visible'));
   const visibleSet = new Set(visibleRows.map((r) => r.nid));
   const on = q.channels;
-  if ((on.has('lexical') || on.has('vector')) && (q.text !== null || q.vector !== null))
-    await (await ctx.searchIndex()).catchUp();
+  // Vectors are read when a query vector is given or the embedder is semantic (a lexical one
+  // embeds no query text); host scores replace the channel.
+  const needVectors =
+    on.has('vector') && q.scores === null && (q.vector !== null || (q.text !== null && !ctx.embedder.lexical));
+  if ((on.has('lexical') && q.text !== null) || needVectors)
+    await (await ctx.searchIndex()).catchUp({ vectors: needVectors });
 
   const exact = on.has('exact') ? await exactChannel(engine, q) : { hits: new Map(), missing: [], superseded: 0 };
   const names = q.text === null ? [] : queryNames(q.text);

@@ -26,6 +26,7 @@ import { termCounts } from './text-terms.js';
  */
 export class SearchIndex {
   private indexedUpTo = 0;
+  private vectorsUpTo = 0;
 
   private constructor(
     private readonly engine: Engine,
@@ -53,24 +54,41 @@ export class SearchIndex {
     return new SearchIndex(engine, embedder, bodiesEnd);
   }
 
-  /** Indexes every body written since the last call. */
-  async catchUp(batch = 5000): Promise<number> {
+  /**
+   * Indexes every body written since the last call: postings always, vectors only when `vectors`
+   * is set — a lexical embedder's body vectors are read only for a host-given query vector, so
+   * they are built on the first retrieval that needs them rather than on every first retrieval.
+   */
+  async catchUp(options: { vectors: boolean } = { vectors: true }, batch = 5000): Promise<number> {
+    let done = await this.catchUpTable('postings', batch);
+    if (options.vectors) done += await this.catchUpTable('vectors', batch);
+    return done;
+  }
+
+  private async catchUpTable(what: 'postings' | 'vectors', batch: number): Promise<number> {
     let done = 0;
     for (;;) {
-      if (this.indexedUpTo >= this.bodiesEnd()) return done;
+      const from = what === 'postings' ? this.indexedUpTo : this.vectorsUpTo;
+      if (from >= this.bodiesEnd()) return done;
       const rows = rowsOf<{ bkey: number; text: string }>(
         await this.engine.query(
-          `SELECT bkey, text FROM bodies WHERE bkey >= ${intLiteral(this.indexedUpTo)} ORDER BY bkey LIMIT ${intLiteral(batch)}`,
+          `SELECT bkey, text FROM bodies WHERE bkey >= ${intLiteral(from)} ORDER BY bkey LIMIT ${intLiteral(batch)}`,
         ),
       );
       if (rows.length === 0) return done;
-      await this.index(rows);
-      this.indexedUpTo = rows[rows.length - 1]!.bkey + 1;
+      const next = rows[rows.length - 1]!.bkey + 1;
+      if (what === 'postings') {
+        await this.indexPostings(rows);
+        this.indexedUpTo = next;
+      } else {
+        await this.indexVectors(rows);
+        this.vectorsUpTo = next;
+      }
       done += rows.length;
     }
   }
 
-  private async index(rows: ReadonlyArray<{ bkey: number; text: string }>): Promise<void> {
+  private async indexPostings(rows: ReadonlyArray<{ bkey: number; text: string }>): Promise<void> {
     const pk: number[] = [];
     const pt: string[] = [];
     const ptf: number[] = [];
@@ -85,10 +103,6 @@ export class SearchIndex {
       }
     });
     const keys = Int32Array.from(rows.map((r) => r.bkey));
-    const vectors = await this.embedder.embed(rows.map((r) => r.text));
-    const d = this.embedder.dimensions;
-    const flat = new Float32Array(rows.length * d);
-    for (let i = 0; i < vectors.length; i++) flat.set(vectors[i]!.subarray(0, d), i * d);
     await this.engine.run('BEGIN TRANSACTION');
     try {
       if (pk.length > 0) {
@@ -108,24 +122,32 @@ export class SearchIndex {
         'doc_len',
         tableToIPC(tableOf({ bkey: makeVector(keys), len: makeVector(lens) } as never), 'stream'),
       );
-      const child = makeData({ type: new Float32(), length: flat.length, data: flat });
-      const vec = makeVector(
-        makeData({
-          type: new FixedSizeList(d, new Field('item', new Float32(), true)),
-          length: rows.length,
-          nullCount: 0,
-          child,
-        }),
-      );
-      await this.engine.insertIPC(
-        'body_vectors',
-        tableToIPC(tableOf({ bkey: makeVector(keys), vec } as never), 'stream'),
-      );
       await this.engine.run('COMMIT');
     } catch (e) {
       await this.engine.run('ROLLBACK').catch(() => undefined);
       throw e;
     }
+  }
+
+  private async indexVectors(rows: ReadonlyArray<{ bkey: number; text: string }>): Promise<void> {
+    const keys = Int32Array.from(rows.map((r) => r.bkey));
+    const vectors = await this.embedder.embed(rows.map((r) => r.text));
+    const d = this.embedder.dimensions;
+    const flat = new Float32Array(rows.length * d);
+    for (let i = 0; i < vectors.length; i++) flat.set(vectors[i]!.subarray(0, d), i * d);
+    const child = makeData({ type: new Float32(), length: flat.length, data: flat });
+    const vec = makeVector(
+      makeData({
+        type: new FixedSizeList(d, new Field('item', new Float32(), true)),
+        length: rows.length,
+        nullCount: 0,
+        child,
+      }),
+    );
+    await this.engine.insertIPC(
+      'body_vectors',
+      tableToIPC(tableOf({ bkey: makeVector(keys), vec } as never), 'stream'),
+    );
   }
 
   async postingCount(): Promise<number> {

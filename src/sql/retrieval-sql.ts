@@ -98,12 +98,16 @@ best AS (SELECT bv.bkey, array_cosine_similarity(bv.vec, ${lit})::DOUBLE AS scor
 SELECT r.nid, best.bkey, best.score FROM best JOIN v r USING (bkey) ORDER BY best.score DESC, best.bkey, r.nid`;
 }
 
-/** Visible edges within `hops` of the seeds (both directions), for expansion and PageRank. */
+/**
+ * Visible edges within `hops` of the seeds (both directions), for expansion and PageRank. The
+ * edge CTEs are MATERIALIZED: inlined, DuckDB re-joined edges with the visible table at every
+ * recursion step (measured ~30% slower at 10k nodes).
+ */
 export function neighbourhoodSql(epoch: number, seeds: readonly number[], hops: number): string {
   return `WITH RECURSIVE v AS (SELECT * FROM retrieval_visible),
-ve AS (SELECT e.src, e.dst, e.kind FROM edges e JOIN v s ON s.nid = e.src JOIN v d ON d.nid = e.dst
+ve AS MATERIALIZED (SELECT e.src, e.dst, e.kind FROM edges e JOIN v s ON s.nid = e.src JOIN v d ON d.nid = e.dst
        WHERE ${validAt('e', epoch)} AND e.kind NOT IN ('supersedes')),
-und AS (SELECT src AS a, dst AS b, kind FROM ve UNION ALL SELECT dst AS a, src AS b, kind FROM ve),
+und AS MATERIALIZED (SELECT src AS a, dst AS b, kind FROM ve UNION ALL SELECT dst AS a, src AS b, kind FROM ve),
 walk(nid, hop) USING KEY (nid) AS (
   SELECT nid, 0 FROM v WHERE nid IN ${intList(seeds)}
   UNION

@@ -221,4 +221,4 @@ it(`${RUNS} random ledgers: corrupted transactions and requests are coded and ch
   console.log(`[adversarial] bad input: ${JSON.stringify(counts)}`);
   expect(counts.ledgers).toBeGreaterThanOrEqual(RUNS);
   expect(counts.rejected).toBeGreaterThan(counts.badInputs / 2);
-}, 1_200_000);
+}, 1_800_000);

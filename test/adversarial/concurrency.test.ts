@@ -79,7 +79,7 @@ it(`${CONCURRENT_RUNS} random ledgers: concurrent commits, objects mutated after
   );
   console.log(`[adversarial] concurrent commits: ${ledgers} ledgers, ${commits} commits`);
   expect(ledgers).toBeGreaterThanOrEqual(CONCURRENT_RUNS);
-}, 1_200_000);
+}, 1_800_000);
 
 const op = fc.constantFrom('commit', 'asOf', 'materialize', 'retrieve', 'snapshot', 'archive');
 
@@ -129,4 +129,4 @@ it(`${CLOSE_RUNS} random ledgers: calls racing close()`, async () => {
   );
   console.log(`[adversarial] close races: ${ledgers} ledgers`);
   expect(ledgers).toBeGreaterThanOrEqual(CLOSE_RUNS);
-}, 1_200_000);
+}, 1_800_000);

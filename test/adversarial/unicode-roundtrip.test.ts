@@ -88,4 +88,4 @@ it(`${RUNS} random ledgers: hostile text round-trips or is refused, live equals 
   // The generator must produce both outcomes in quantity, or the property proves little.
   expect(counts.accepted).toBeGreaterThan(counts.commits / 4);
   expect(counts.invalidText).toBeGreaterThan(counts.commits / 20);
-}, 1_200_000);
+}, 1_800_000);

@@ -19,6 +19,9 @@ export interface ConformanceResult {
   snapshotSha256: string;
   restoredSnapshotSha256: string;
   snapshotBytes: number;
+  /** The text rule in this runtime: hostile strings that must read back exactly, live and
+   * restored, and strings that must be refused with INVALID_TEXT. */
+  text: { live: unknown; restored: unknown; exact: boolean; rejected: string[] };
 }
 
 export async function runConformance(
@@ -57,6 +60,7 @@ export async function runConformance(
     const bytes = await ledger.snapshot();
     const restored = await openLedger({ snapshot: bytes });
     const again = await restored.snapshot();
+    const text = await textRule(restored, openLedger);
     await restored.close();
     return {
       receipts,
@@ -69,6 +73,7 @@ export async function runConformance(
       snapshotSha256: await sha256(bytes),
       restoredSnapshotSha256: await sha256(again),
       snapshotBytes: bytes.length,
+      text,
     };
   } finally {
     await ledger.close();
@@ -81,6 +86,55 @@ const BAD_TRANSACTIONS: unknown[] = [
   { epoch: 99, nodes: [{ id: 'task:rmdx', kind: 'task' }] },
   { epoch: 99, nodes: [{ id: 'e', kind: 'evidence', path: 'a', range: [3, 1] }] },
 ];
+
+/** Strings every runtime must keep code unit for code unit: NUL, RTL, combining marks, an inner
+ * U+FEFF, noncharacters, astral pairs, NFC vs NFD ids. */
+const KEPT = [
+  'a\u0000b',
+  '\u202eltr\u202c \u05e9\u0627',
+  'e\u0301 \u00c5 A\u030a',
+  'in\ufeffner',
+  '\ufffe\uffff\ufffd',
+  '\ud83d\ude00\ud834\udd1e',
+];
+const REFUSED = ['k\ud800', 'k\udc00', '\ufeffbody'];
+
+async function textRule(ledger: Ledger, openLedger: OpenLedger): Promise<ConformanceResult['text']> {
+  const epoch = ledger.lastEpoch;
+  const nodes = KEPT.map((body, i) => ({
+    id: `text:${i}:${['caf\u00e9', 'cafe\u0301', '\u05e9', '\ud83d\ude00', 'x', 'y'][i]}`,
+    kind: 'message' as const,
+    body,
+    authority: `scope:${body.replaceAll('\u0000', '').replaceAll('\ufeff', '')}`,
+    meta: { [body]: body },
+  }));
+  await ledger.commit({ epoch, nodes });
+  const read = async (l: Ledger) => (await l.asOf(epoch)).nodes.filter((n) => n.id.startsWith('text:'));
+  const live = await read(ledger);
+  const copy = await openLedger({ snapshot: await ledger.snapshot() });
+  const restored = await read(copy);
+  await copy.close();
+  const same = (got: typeof live) =>
+    nodes.every((n, i) => {
+      const g = got[i];
+      return g?.id === n.id && g.body === n.body && g.authority === n.authority && g.meta?.[n.body] === n.body;
+    });
+  const rejected: string[] = [];
+  for (const bad of REFUSED) {
+    for (const tx of [
+      { epoch, nodes: [{ id: bad, kind: 'message' }] },
+      { epoch, nodes: [{ id: 'text:bad', kind: 'message', body: bad }] },
+    ]) {
+      rejected.push(
+        await ledger.commit(tx as Transaction).then(
+          () => 'ACCEPTED',
+          (e: { code?: string }) => e.code ?? String(e),
+        ),
+      );
+    }
+  }
+  return { live, restored, exact: same(live) && same(restored), rejected };
+}
 
 async function sha256(bytes: Uint8Array): Promise<string> {
   const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes.slice()));

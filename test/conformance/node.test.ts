@@ -13,6 +13,8 @@ describe('conformance (Node, from source)', () => {
       'INVALID_RANGE',
     ]);
     expect(a.restoredSnapshotSha256).toBe(a.snapshotSha256);
+    expect(a.text.exact).toBe(true);
+    expect(a.text.rejected).toEqual(Array(6).fill('INVALID_TEXT'));
     const b = await runConformance(openLedger, RMDX_SESSION);
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });

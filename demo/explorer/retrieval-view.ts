@@ -1,0 +1,93 @@
+import type { RetrievalResult, RetrievedEvidence } from '../../src/entries/browser.js';
+import { $, h, where } from './dom.js';
+
+const CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
+/** Results shown before the rest fold away. */
+const SHOWN = 6;
+
+/** Channel scores live on different scales (BM25 is unbounded), so each bar is relative to its channel's best. */
+type ChannelBest = Record<(typeof CHANNELS)[number], number>;
+
+function evidenceView(e: RetrievedEvidence, best: ChannelBest): HTMLElement {
+  const bars = h(
+    'div',
+    { class: 'channels' },
+    ...CHANNELS.map((c) =>
+      h(
+        'span',
+        { class: 'channel', title: `${c} channel score (bar: relative to the best ${c} score here)` },
+        c,
+        h('meter', { min: '0', max: '1', value: String(best[c] > 0 ? e.channels[c] / best[c] : 0) }),
+        e.channels[c].toFixed(3),
+      ),
+    ),
+  );
+  return h(
+    'li',
+    {},
+    h('div', {}, h('b', {}, e.score.toFixed(3)), ' ', h('span', { class: 'kind' }, e.kind), ' ', h('code', {}, e.id)),
+    h('div', { class: 'where' }, where(e)),
+    bars,
+  );
+}
+
+/** A ranked list: the first few, then the rest behind a toggle. */
+function rankedList(list: readonly RetrievedEvidence[]): HTMLElement {
+  const best = Object.fromEntries(
+    CHANNELS.map((c) => [c, Math.max(0, ...list.map((e) => e.channels[c]))]),
+  ) as ChannelBest;
+  const top = h('ol', { class: 'evidence' }, ...list.slice(0, SHOWN).map((e) => evidenceView(e, best)));
+  if (list.length <= SHOWN) return top;
+  const rest = h(
+    'ol',
+    { class: 'evidence', start: String(SHOWN + 1) },
+    ...list.slice(SHOWN).map((e) => evidenceView(e, best)),
+  );
+  return h('div', {}, top, h('details', {}, h('summary', {}, `${list.length - SHOWN} more`), rest));
+}
+
+export function drawRetrieval(result: RetrievalResult | null, query: string, epoch: number): void {
+  const box = $('retrieval');
+  if (!result) {
+    box.replaceChildren();
+    return;
+  }
+  const verdict = result.status === 'supported' ? 'supported' : 'abstains';
+  const sign = result.support >= result.threshold ? '≥' : '<';
+  const parts: Node[] = [
+    h(
+      'p',
+      { class: `verdict ${result.status}` },
+      `“${query}” at epoch ${epoch}: ${verdict} (support ${result.support.toFixed(2)} ${sign} ${result.threshold})`,
+    ),
+  ];
+  if (result.status === 'supported') {
+    parts.push(rankedList(result.evidence));
+  } else {
+    parts.push(
+      h('h3', {}, 'Missing evidence'),
+      h(
+        'ul',
+        { class: 'missing' },
+        ...result.missing.map((m) =>
+          h(
+            'li',
+            {},
+            m.claim ? `claim ${m.claim}` : where(m) || 'evidence',
+            h('span', { class: 'muted' }, ` — ${m.reason}`),
+          ),
+        ),
+      ),
+    );
+    if (result.partial.length > 0) parts.push(h('h3', {}, 'Best partial support'), rankedList(result.partial));
+  }
+  if (result.contradictions.length > 0)
+    parts.push(
+      h(
+        'p',
+        { class: 'muted' },
+        `contradictions: ${result.contradictions.map((c) => `${c.from} ⟂ ${c.to}`).join(', ')}`,
+      ),
+    );
+  box.replaceChildren(...parts);
+}
