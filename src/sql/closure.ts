@@ -29,26 +29,32 @@ export function visibleNode(a: string, epoch: number, authority: readonly string
 /**
  * The recursive walk; one row per reached nid with its smallest hop. Each level joins the
  * frontier to the edges and nodes directly (a precomputed edge view cost ~10× more: it
- * materialised every valid edge). Nodes are ranked by hop first, so once completed levels hold
- * more than `maxNodes`, deeper levels cannot make the cut and the recursion stops. (At exactly
- * `maxNodes` it takes one more level, so the explanation can name what the bound cut.)
+ * materialised every valid edge). The node bound is a beam: each level keeps its `maxNodes`
+ * newest nodes (highest tx, then nid) to walk on, and records the rest as `beyond` — reached but
+ * not walked. (A global bound ranked by hop cut every long session at the task's first hop —
+ * every action hangs off the task — so the evidence of even the latest steps, four hops out,
+ * was never reached.)
  */
 export function walkSql(q: ClosureQuery & { maxNodes: number }): string {
-  return `WITH RECURSIVE walk(nid, hop) USING KEY (nid) AS (
-  SELECT n.nid, 0 FROM nodes n WHERE n.nid IN ${intList(q.roots)} AND ${visibleNode('n', q.epoch, q.authority)}
+  return `WITH RECURSIVE walk(nid, hop, beyond) USING KEY (nid) AS (
+  SELECT n.nid, 0, false FROM nodes n WHERE n.nid IN ${intList(q.roots)} AND ${visibleNode('n', q.epoch, q.authority)}
   UNION
-  SELECT e.dst, w.hop + 1 FROM walk w
-  JOIN edges e ON e.src = w.nid AND ${validAt('e', q.epoch)}
-  JOIN nodes d ON d.nid = e.dst AND ${visibleNode('d', q.epoch, q.authority)}
-  WHERE w.hop < ${intLiteral(q.hops)} AND (SELECT count(*) FROM recurring.walk) <= ${intLiteral(q.maxNodes)}
-    AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = e.dst)
+  SELECT x.nid, x.hop, x.rn > ${intLiteral(q.maxNodes)} FROM (
+    SELECT d.nid, w.hop + 1 AS hop, row_number() OVER (ORDER BY d.tx DESC, d.nid DESC) AS rn FROM walk w
+    JOIN edges e ON e.src = w.nid AND ${validAt('e', q.epoch)}
+    JOIN nodes d ON d.nid = e.dst AND ${visibleNode('d', q.epoch, q.authority)}
+    WHERE w.hop < ${intLiteral(q.hops)} AND NOT w.beyond
+      AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = e.dst)
+    QUALIFY row_number() OVER (PARTITION BY d.nid ORDER BY w.hop) = 1
+  ) x
 )`;
 }
 
-/** Closure rows ranked for the node bound: nearer first, then more recent (higher tx), then nid. */
+/** Closure rows: nearer first, then more recent (higher tx), then nid; `beyond` marks the nodes a
+ * level's beam cut (reached, not walked). */
 export function closureSql(q: ClosureQuery & { maxNodes: number }): string {
   return `${walkSql(q)}
-SELECT w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, v.tx::INTEGER AS tx
+SELECT w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, v.tx::INTEGER AS tx, w.beyond AS beyond
 FROM walk w JOIN nodes v ON v.nid = w.nid AND ${validAt('v', q.epoch)}
 ORDER BY w.hop, v.tx DESC, w.nid DESC`;
 }

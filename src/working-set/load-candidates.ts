@@ -19,7 +19,7 @@ export interface CandidateGraph {
   /** For each candidate nid, the open nodes (any, visible) with an edge into it. */
   openDependants: Map<number, number[]>;
   explicitRoots: Set<number>;
-  /** Reached by the walk but cut by the node bound. */
+  /** Reached by the walk but cut by a level's node bound (not walked on). */
   beyondBound: Array<{ nid: number; id: string }>;
   /** Reached through a valid edge but no longer valid (superseded or archived). */
   closed: Array<{ id: string; reason: string; closedAt: number; by: string | null }>;
@@ -52,8 +52,9 @@ export async function loadCandidates(
     roots = await defaultRoots(engine, req);
   }
   const closure = { epoch: req.epoch, roots, authority: req.authority, hops: req.hops, maxNodes: req.maxNodes };
-  const walked = rowsOf<{ nid: number; hop: number }>(await engine.query(closureSql(closure)));
-  let graphTruncated = walked.length > req.maxNodes;
+  const walked = rowsOf<{ nid: number; hop: number; beyond: boolean }>(await engine.query(closureSql(closure)));
+  const kept = walked.filter((r) => !r.beyond);
+  let graphTruncated = kept.length < walked.length;
   if (!graphTruncated && walked.length > 0) {
     const lastHop = walked[walked.length - 1]!.hop;
     const lastLevel = walked.filter((r) => r.hop === lastHop).map((r) => r.nid);
@@ -66,7 +67,6 @@ export async function loadCandidates(
     );
     graphTruncated = cut.getChild('cut')?.get(0) === true;
   }
-  const kept = walked.slice(0, req.maxNodes);
   const hops = new Map(kept.map((r) => [r.nid, r.hop]));
   const set = new Set(hops.keys());
 
@@ -97,8 +97,7 @@ export async function loadCandidates(
     }
   }
   const beyondBound = walked
-    .slice(req.maxNodes)
-    .filter((r) => !candidates.has(r.nid))
+    .filter((r) => r.beyond && !candidates.has(r.nid))
     // Ids come from the ledger's in-memory index: no query for records that are only named.
     .map((r) => ({ nid: r.nid, id: idOf(r.nid) ?? String(r.nid) }));
   const closed = rowsOf<{ id: string; reason: string; closed_at: number; by_id: string | null }>(

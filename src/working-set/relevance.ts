@@ -30,13 +30,12 @@ const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 
 /**
- * Orders the units below the guaranteed tiers by relevance fused with recency, by reciprocal-rank
- * fusion in two levels: relevance = BM25 of the unit's text against what the agent is doing, exact
- * path (a file the query names or open work touches, newer first) and current evidence (a
- * still-valid file range, newer first); then relevance and recency (newer transaction first) at
- * equal weight — so the set keeps roughly what a recency window would show while relevant older
- * units climb. Each channel ranks only the units it scores; ties break by transaction (newer
- * first), then by key. Pure and deterministic.
+ * Orders the units below the guaranteed tiers: relevance by reciprocal-rank fusion of BM25 of
+ * the unit's text against what the agent is doing, exact path (a file the query names or open
+ * work touches, newer first) and current evidence (a still-valid file range, newer first); then
+ * the units no channel scores, newest first, so whatever budget relevance leaves is filled as a
+ * recency window would fill it. Each channel ranks only the units it scores; ties break by
+ * transaction (newer first), then by key. Pure and deterministic.
  */
 export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<string, Placement> {
   const pool = [...units]
@@ -67,26 +66,18 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
   );
   ranked('bm25', bm25Scores(pool, query.text));
 
-  // Relevance first fuses its own channels; the result is then fused with recency at equal
-  // weight, so a unit both recent and relevant leads, and neither order can crowd the other out.
+  // Relevance leads: units some relevance channel scores, in fused order; then the rest, newest
+  // first (the recency fill). Fusing recency in at equal weight measured ~8 points lower at 8k
+  // and 16k tokens on the replay evaluation: recent but irrelevant output crowded out old views.
   const relevance = fuse(pool, RELEVANCE_SIGNALS, channels);
-  const relevanceRank = new Map(relevance.map((f, i) => [f.key, i + 1]));
   const recency = channels.get('recency')!;
-  const fused = relevance.map((f) => {
-    const rec = recency.get(f.key)!;
-    const rel = relevanceRank.get(f.key)!;
-    const byRelevance = f.best !== null && f.score > 0 && rel <= rec;
-    return {
-      key: f.key,
-      score: 1 / (RRF_K + rec) + (f.score > 0 ? 1 / (RRF_K + rel) : 0),
-      signal: byRelevance ? f.best!.signal : ('recency' as Signal),
-      signalRank: byRelevance ? f.best!.rank : rec,
-      tx: f.tx,
-    };
-  });
-  // relevance order (then pool order) breaks ties: the sort is stable
-  fused.sort((a, b) => b.score - a.score);
-  return new Map(fused.map((f, i) => [f.key, { rank: i, signal: f.signal, signalRank: f.signalRank }]));
+  const scored = relevance.filter((f) => f.score > 0);
+  const rest = relevance.filter((f) => f.score === 0).sort((a, b) => recency.get(a.key)! - recency.get(b.key)!);
+  const placed = [
+    ...scored.map((f) => ({ key: f.key, signal: f.best!.signal, signalRank: f.best!.rank })),
+    ...rest.map((f) => ({ key: f.key, signal: 'recency' as Signal, signalRank: recency.get(f.key)! })),
+  ];
+  return new Map(placed.map((f, i) => [f.key, { rank: i, signal: f.signal, signalRank: f.signalRank }]));
 }
 
 const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'current evidence'];

@@ -11,7 +11,8 @@ export interface MaterializeRequest {
   budget: { tokens: number; records?: number; chars?: number };
   /** Authority scopes the working set may draw from; default: every scope. */
   authority?: readonly string[];
-  /** Closure bounds (defaults 6 hops, 128 nodes). */
+  /** Closure bounds (defaults 6 hops, 128 nodes per hop level: when more are reachable at a level,
+   * the newest 128 are walked on and the rest explained as `beyond the bound`). */
   hops?: number;
   maxNodes?: number;
 }

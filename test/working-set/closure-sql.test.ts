@@ -56,16 +56,19 @@ describe('closure SQL', () => {
   it('is pinned: a bounded, validity- and authority-filtered recursive walk on integer keys', () => {
     const sql = closureSql({ epoch: 7, roots: [3, 1], authority: ['user', "o'neil"], hops: 6, maxNodes: 128 });
     expect(sql).toMatchInlineSnapshot(`
-      "WITH RECURSIVE walk(nid, hop) USING KEY (nid) AS (
-        SELECT n.nid, 0 FROM nodes n WHERE n.nid IN (3, 1) AND (n.valid_from <= 7 AND (n.valid_to IS NULL OR n.valid_to > 7)) AND n.authority IN ('user', 'o''neil')
+      "WITH RECURSIVE walk(nid, hop, beyond) USING KEY (nid) AS (
+        SELECT n.nid, 0, false FROM nodes n WHERE n.nid IN (3, 1) AND (n.valid_from <= 7 AND (n.valid_to IS NULL OR n.valid_to > 7)) AND n.authority IN ('user', 'o''neil')
         UNION
-        SELECT e.dst, w.hop + 1 FROM walk w
-        JOIN edges e ON e.src = w.nid AND (e.valid_from <= 7 AND (e.valid_to IS NULL OR e.valid_to > 7))
-        JOIN nodes d ON d.nid = e.dst AND (d.valid_from <= 7 AND (d.valid_to IS NULL OR d.valid_to > 7)) AND d.authority IN ('user', 'o''neil')
-        WHERE w.hop < 6 AND (SELECT count(*) FROM recurring.walk) <= 128
-          AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = e.dst)
+        SELECT x.nid, x.hop, x.rn > 128 FROM (
+          SELECT d.nid, w.hop + 1 AS hop, row_number() OVER (ORDER BY d.tx DESC, d.nid DESC) AS rn FROM walk w
+          JOIN edges e ON e.src = w.nid AND (e.valid_from <= 7 AND (e.valid_to IS NULL OR e.valid_to > 7))
+          JOIN nodes d ON d.nid = e.dst AND (d.valid_from <= 7 AND (d.valid_to IS NULL OR d.valid_to > 7)) AND d.authority IN ('user', 'o''neil')
+          WHERE w.hop < 6 AND NOT w.beyond
+            AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = e.dst)
+          QUALIFY row_number() OVER (PARTITION BY d.nid ORDER BY w.hop) = 1
+        ) x
       )
-      SELECT w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, v.tx::INTEGER AS tx
+      SELECT w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, v.tx::INTEGER AS tx, w.beyond AS beyond
       FROM walk w JOIN nodes v ON v.nid = w.nid AND (v.valid_from <= 7 AND (v.valid_to IS NULL OR v.valid_to > 7))
       ORDER BY w.hop, v.tx DESC, w.nid DESC"
     `);
@@ -84,6 +87,14 @@ describe('closure SQL', () => {
     expect(await cut(3, 1, null)).toBe(true);
     expect(await cut(3, 6, null)).toBe(false);
     expect(await walk(3, 6, ['agent'])).toEqual(['a@0', 'g@1', 'b@1', 'c@2', 'd@3']);
+  });
+
+  it('bounds each level to its newest maxNodes: the rest are reached but not walked on (beyond)', async () => {
+    const rows = rowsOf<{ nid: number; hop: number; beyond: boolean }>(
+      await ledger.engine.query(closureSql({ epoch: 3, roots: [0], authority: null, hops: 6, maxNodes: 2 })),
+    ).map((r) => `${ledger.index.byNid[r.nid]!.id}@${r.hop}${r.beyond ? ' beyond' : ''}`);
+    // Level 1 holds g (newest), e and b: b is cut, so c and d (behind it) are never reached.
+    expect(rows).toEqual(['a@0', 'g@1', 'e@1', 'b@1 beyond', 'f@2']);
   });
 
   it('quotes string literals so text never becomes SQL', () => {

@@ -113,7 +113,9 @@ describe('the RMD-X session', () => {
         ],
       ],
       // Epoch 8: tight; the claims, the failing outcome and the edit it checks; the current
-      // action's 211-token test log does not fit.
+      // action's 211-token test log does not fit. What is left goes by relevance to the task,
+      // not recency: the first look at the driver (act:1, BM25 6th) rather than the resolved
+      // claim claim:speed-unsigned (9th).
       [
         8,
         300,
@@ -123,12 +125,14 @@ describe('the RMD-X session', () => {
           'claim:reply-id',
           'claim:speed-dps',
           'claim:speed-tenths',
-          'claim:speed-unsigned',
           'ver:status:2',
           'act:7',
           'call:7',
           'result:7',
           'rev:driver:r1',
+          'act:1',
+          'call:1',
+          'result:1',
         ],
       ],
       [11, 1000, []],
