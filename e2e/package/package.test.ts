@@ -151,6 +151,22 @@ describe('the packed tarball', () => {
   });
 });
 
+describe('the installed command', () => {
+  it('runs from node_modules/.bin: --version, ingest of a transcript, inspect; refuses a non-transcript', async () => {
+    const bin = join(app, 'node_modules/.bin/context-ledger');
+    const version = await run(bin, ['--version'], { cwd: app });
+    expect(version.stdout.trim()).toBe(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version);
+    const trace = join(ROOT, 'test/fixtures/transcripts/mini-swe-agent.traj.json');
+    const ingested = await run(bin, ['ingest', trace, '--out', 'cli-ledger'], { cwd: app, timeout: 120_000 });
+    expect(ingested.stdout).toMatch(/mini-swe-agent, \d+ steps/);
+    const inspected = await run(bin, ['inspect', '--ledger', 'cli-ledger'], { cwd: app, timeout: 120_000 });
+    expect(inspected.stdout).toMatch(/^as of epoch \d+/);
+    const refused = await run(bin, ['ingest', join(app, 'package.json'), '--out', 'x'], { cwd: app }).catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('not a transcript this tool reads');
+  }, 300_000);
+});
+
 describe('the README, run verbatim against the installed package', () => {
   const programs = nodePrograms();
 
@@ -159,6 +175,7 @@ describe('the README, run verbatim against the installed package', () => {
       'Using it',
       'Working sets: what the model must see (after the previous example)',
       'Retrieval: support, or what is missing (after the previous example)',
+      'Conversations in',
       'Transcripts in',
       'Transcripts in',
       'Durable storage (Node)',
