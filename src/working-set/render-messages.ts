@@ -118,7 +118,10 @@ export function renderOpenAI(items: readonly WorkingSetItem[]): OpenAIMessage[] 
   for (const t of toTurns(items)) {
     if (t.kind === 'context') out.push({ role: 'user', content: t.text });
     else if (t.kind === 'assistant') {
-      const msg: OpenAIMessage = { role: 'assistant', content: t.text };
+      // OpenAI rejects an assistant message with neither content nor tool calls; an action whose
+      // calls were all left out (or are still unanswered) says so, as the Anthropic shape does.
+      const content = t.text || (t.calls.length > 0 ? t.text : '(action)');
+      const msg: OpenAIMessage = { role: 'assistant', content };
       if (t.calls.length > 0) {
         msg.tool_calls = t.calls.map((c) => ({
           id: toolId(c.id),
