@@ -2,14 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
-import {
-  candidateEdgesSql,
-  candidateNodesSql,
-  closedNeighboursSql,
-  closureSql,
-  cutAtFrontierSql,
-  visibleNodesSql,
-} from '../sql/closure.js';
+import { closureSql, neighbourhoodSql } from '../sql/closure.js';
 import type { ResolvedRequest } from './request.js';
 import type { Candidate, CandidateEdge } from './types.js';
 
@@ -26,13 +19,12 @@ export interface CandidateGraph {
   graphTruncated: boolean;
 }
 
-const UNIT_EDGES = new Set(['invokes', 'produces', 'mutates']);
-
 /**
- * Runs the closure and loads everything ranking needs, in a handful of queries: the bounded walk,
- * the edges touching the reached nodes (repeated until every action transaction and tool
- * call/result pair the walk touched is whole — those may exceed the node bound, because splitting
- * them would break the pairing invariant), the node rows, and the closed neighbours.
+ * Runs the closure and loads everything ranking needs in two statements: the bounded walk with
+ * the default roots, the completion of every action transaction and tool call/result pair it
+ * touched, and the node rows (closureSql); then the edges into the candidates, the closed
+ * neighbours and, when the walk fit the node bound, whether the hop bound cut edges
+ * (neighbourhoodSql).
  */
 export async function loadCandidates(
   engine: Engine,
@@ -41,68 +33,77 @@ export async function loadCandidates(
   idOf: (nid: number) => string | undefined,
 ): Promise<CandidateGraph> {
   const explicitRoots = new Set<number>();
-  let roots: number[];
   if (req.roots) {
     for (const id of req.roots) {
       const nid = nidOf(id);
       if (nid !== undefined) explicitRoots.add(nid);
     }
-    roots = [...explicitRoots];
-  } else {
-    roots = await defaultRoots(engine, req);
   }
-  const closure = { epoch: req.epoch, roots, authority: req.authority, hops: req.hops, maxNodes: req.maxNodes };
-  const walked = rowsOf<{ nid: number; hop: number; beyond: boolean }>(await engine.query(closureSql(closure)));
-  const kept = walked.filter((r) => !r.beyond);
-  let graphTruncated = kept.length < walked.length;
+  const closure = {
+    epoch: req.epoch,
+    roots: req.roots ? [...explicitRoots] : ('default' as const),
+    authority: req.authority,
+    hops: req.hops,
+    maxNodes: req.maxNodes,
+  };
+  const table = await engine.query(closureSql(closure));
+  // Read column-wise: a long session's walk reaches tens of thousands of nodes that the beam cut,
+  // and building an object per row for them cost ~10 µs a row; only candidates become objects.
+  const nids = table.getChild('nid')!.toArray() as Int32Array;
+  const hopCol = table.getChild('hop')!;
+  const beyondCol = table.getChild('beyond')!;
+  const candidateCol = table.getChild('candidate')!;
+  const names = table.schema.fields.map((f) => f.name);
+  const columns = names.map((n) => table.getChild(n));
+  // Completion-only rows (no hop) sort last: the walk's rows are a prefix.
+  const walked: Array<{ nid: number; hop: number; beyond: boolean }> = [];
+  const candidates = new Map<number, Candidate>();
+  for (let i = 0; i < table.numRows; i++) {
+    const nid = nids[i]!;
+    const hop = hopCol.get(i) as number | null;
+    const beyond = beyondCol.get(i) === true;
+    if (hop !== null) walked.push({ nid, hop, beyond });
+    if (candidateCol.get(i) !== true) continue;
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < names.length; c++) row[names[c]!] = columns[c]?.get(i) ?? null;
+    candidates.set(
+      nid,
+      toCandidate(row as unknown as NodeRowWithBody, hop === null || beyond ? Number.POSITIVE_INFINITY : hop),
+    );
+  }
+  let graphTruncated = walked.some((r) => r.beyond);
+  let frontier: { lastLevel: number[]; walked: number[] } | null = null;
   if (!graphTruncated && walked.length > 0) {
     const lastHop = walked[walked.length - 1]!.hop;
-    const lastLevel = walked.filter((r) => r.hop === lastHop).map((r) => r.nid);
-    const cut = await engine.query(
-      cutAtFrontierSql(
-        closure,
-        lastLevel,
-        walked.map((r) => r.nid),
-      ),
-    );
-    graphTruncated = cut.getChild('cut')?.get(0) === true;
+    frontier = {
+      lastLevel: walked.filter((r) => r.hop === lastHop).map((r) => r.nid),
+      walked: walked.map((r) => r.nid),
+    };
   }
-  const hops = new Map(kept.map((r) => [r.nid, r.hop]));
-  const set = new Set(hops.keys());
-
-  let edges: Array<CandidateEdge & { src_status: string | null }> = [];
-  for (let round = 0; round < 4; round++) {
-    edges = rowsOf(await engine.query(candidateEdgesSql(req.epoch, req.authority, [...set])));
-    const before = set.size;
-    for (const e of edges) {
-      if (!UNIT_EDGES.has(e.kind)) continue;
-      if (set.has(e.src)) set.add(e.dst);
-      if (set.has(e.dst) && e.kind !== 'mutates') set.add(e.src);
-    }
-    if (set.size === before) break;
-  }
-  const nodeRows = rowsOf<NodeRowWithBody>(await engine.query(candidateNodesSql(req.epoch, [...set])));
-  const candidates = new Map<number, Candidate>();
-  for (const r of nodeRows) candidates.set(r.nid, toCandidate(r, hops.get(r.nid) ?? Number.POSITIVE_INFINITY));
-
+  const around = rowsOf<NeighbourhoodRow>(
+    await engine.query(neighbourhoodSql(closure, [...candidates.keys()], frontier)),
+  );
   const openDependants = new Map<number, number[]>();
   const inner: CandidateEdge[] = [];
-  for (const e of edges) {
-    if (candidates.has(e.src) && candidates.has(e.dst))
-      inner.push({ src: e.src, dst: e.dst, kind: e.kind as EdgeKind });
-    if (e.src_status === 'open' && candidates.has(e.dst)) {
-      const list = openDependants.get(e.dst);
-      if (list) list.push(e.src);
-      else openDependants.set(e.dst, [e.src]);
+  const closed: CandidateGraph['closed'] = [];
+  for (const r of around) {
+    if (r.part === 'cut') graphTruncated = r.cut === true;
+    else if (r.part === 'closed') closed.push({ id: r.id!, reason: r.reason!, closedAt: r.closed_at!, by: r.by_id });
+    else {
+      const src = r.src!;
+      const dst = r.dst!;
+      if (candidates.has(src)) inner.push({ src, dst, kind: r.kind as EdgeKind });
+      if (r.src_status === 'open') {
+        const list = openDependants.get(dst);
+        if (list) list.push(src);
+        else openDependants.set(dst, [src]);
+      }
     }
   }
   const beyondBound = walked
     .filter((r) => r.beyond && !candidates.has(r.nid))
     // Ids come from the ledger's in-memory index: no query for records that are only named.
     .map((r) => ({ nid: r.nid, id: idOf(r.nid) ?? String(r.nid) }));
-  const closed = rowsOf<{ id: string; reason: string; closed_at: number; by_id: string | null }>(
-    await engine.query(closedNeighboursSql(req.epoch, req.authority, [...candidates.keys()])),
-  ).map((r) => ({ id: r.id, reason: r.reason, closedAt: r.closed_at, by: r.by_id }));
 
   return {
     candidates,
@@ -115,30 +116,18 @@ export async function loadCandidates(
   };
 }
 
-/** Open tasks, steering and claims, and the current action: the open actions, else the latest one.
- * (Unresolved claims are roots too: a claim nobody linked to the task is still what the agent
- * must settle, and a contradiction must surface.) */
-async function defaultRoots(engine: Engine, req: ResolvedRequest): Promise<number[]> {
-  // Open request projections are roots too, so the evidence they rendered stays protected.
-  // (meta is stable JSON written by the ledger; inside a string value a quote is escaped, so the
-  // pattern only matches the real key.)
-  const rows = rowsOf<{ nid: number; kind: string; status: string | null; tx: number }>(
-    await engine.query(
-      `SELECT nid, kind, status, tx FROM (${visibleNodesSql(req.epoch, req.authority)}) v
-       WHERE kind IN ('task', 'steering', 'claim', 'action')
-          OR (kind = 'message' AND status = 'open' AND meta LIKE '%"projection":true%')
-       ORDER BY nid`,
-    ),
-  );
-  const roots = rows.filter((r) => r.kind !== 'action' && r.status === 'open').map((r) => r.nid);
-  const actions = rows.filter((r) => r.kind === 'action');
-  const open = actions.filter((r) => r.status === 'open');
-  const latest = actions.reduce<(typeof actions)[number] | null>(
-    (b, r) => (!b || r.tx > b.tx || (r.tx === b.tx && r.nid > b.nid) ? r : b),
-    null,
-  );
-  roots.push(...(open.length > 0 ? open.map((r) => r.nid) : latest ? [latest.nid] : []));
-  return roots;
+/** A row of neighbourhoodSql: an edge, a closed neighbour, or the frontier cut. */
+interface NeighbourhoodRow {
+  part: 'edge' | 'closed' | 'cut';
+  src: number | null;
+  dst: number | null;
+  kind: string | null;
+  src_status: string | null;
+  id: string | null;
+  reason: string | null;
+  closed_at: number | null;
+  by_id: string | null;
+  cut: boolean | null;
 }
 
 /** A candidate row: the node version's columns with its body. */

@@ -7,8 +7,8 @@
  *   table into empty tables of a fresh database, in one transaction — no validation, planning,
  *   hashing or token counting;
  * - bare DuckDB step: one multi-statement round trip writing a step's rows as VALUES;
- * - bare DuckDB closure: the working set's recursive closure query alone (no candidates, tiers,
- *   packing or explanation);
+ * - bare DuckDB closure: the working set's closure statement alone (walk, group completion and
+ *   node rows; no neighbourhood query, tiers, packing or explanation);
  * - in-memory JS BFS: the same bounded closure over adjacency lists built once;
  * - Orama: BM25 (and hybrid) search over the same bodies in `@orama/orama`.
  */
