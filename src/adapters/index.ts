@@ -7,6 +7,12 @@ export {
   type ConversationTurn,
   fromConversation,
 } from './conversation.js';
+export {
+  detectFormat,
+  TRANSCRIPT_ADAPTERS,
+  TRANSCRIPT_FORMATS,
+  type TranscriptFormat,
+} from './detect-format.js';
 export { fromMiniSweAgent } from './mini-swe-agent.js';
 export { fromOpenAI } from './openai.js';
 export { fromSweAgent } from './swe-agent.js';

@@ -1,10 +1,15 @@
 /** `context-ledger ingest <transcript...> --out DIR`: transcripts → one durable ledger. */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import {
+  TRANSCRIPT_ADAPTERS as ADAPTERS,
+  detectFormat,
+  TRANSCRIPT_FORMATS as FORMATS,
+  type TranscriptFormat,
+} from '../adapters/detect-format.js';
 import { isLedgerError } from '../errors.js';
 import { compactLedger } from '../storage/compact-ledger.js';
 import { InputError, parse, requiredString, UsageError } from './args.js';
-import { ADAPTERS, detectFormat, FORMATS, type TranscriptFormat } from './detect-format.js';
 import { createLedgerDir } from './ledger-dir.js';
 import { progressBar } from './progress.js';
 import type { CliIO } from './run.js';

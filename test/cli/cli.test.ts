@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFormat } from '../../src/cli/detect-format.js';
+import { detectFormat } from '../../src/adapters/detect-format.js';
 import { runCli } from '../../src/cli/run.js';
 import { validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
 

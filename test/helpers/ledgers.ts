@@ -9,9 +9,9 @@ import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
 export { openLedger };
 
 /**
- * Property tests open hundreds of ledgers; instantiating DuckDB-WASM costs ~2 s, so a pool
- * reuses one database per slot and drops the tables between ledgers. Closing such a ledger
- * leaves the shared engine open.
+ * Property tests open hundreds of ledgers; a pool reuses one attached database per slot and
+ * drops the tables between ledgers, so no test pays for opening and tearing down a database per
+ * ledger. Closing such a ledger leaves the shared engine open.
  */
 export class LedgerPool {
   private engines: Engine[] = [];
