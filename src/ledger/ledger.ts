@@ -218,6 +218,8 @@ export class Ledger {
           nidOf: (id) => this.index.nodes.get(id)?.nid,
           idOf: (nid) => this.index.byNid[nid]?.id,
           countTokens: (text) => this.counter.count(text),
+          lastTx: this.index.lastTx,
+          cacheOwner: this,
         },
         request,
       );
