@@ -58,7 +58,7 @@ describe('ranking cache', () => {
     const withRange = first.items.find((i) => i.range !== undefined);
     expect(withRange).toBeDefined();
     const original = [...withRange!.range!];
-    (withRange!.range as number[])[0] = -1;
+    (withRange!.range as unknown as number[])[0] = -1;
     const again = await ledger.materialize({ budget: { tokens: 100_000 } });
     expect(again.items.find((i) => i.id === withRange!.id)!.range).toEqual(original);
   });
