@@ -1,8 +1,9 @@
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into a fresh folder (from the
- * npm cache when it can), then what the README promises, run verbatim against the installed copy:
- * the Node examples, the Workers example under `wrangler dev` on loopback, and the types under
- * node16 and bundler resolution. Run by `npm run test:package` (which builds first).
+ * npm cache when it can) with the RDF subpath's optional peers, then what the README promises,
+ * run verbatim against the installed copy: the Node examples (RDF included), the browser example
+ * built by Vite and run in Chromium, the Workers example under `wrangler dev` on loopback, and the
+ * types under node16 and bundler resolution. Run by `npm run test:package` (which builds first).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium } from '@playwright/test';
+import { build, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -20,7 +23,22 @@ const README = await readFile(join(ROOT, 'README.md'), 'utf8');
 const PKG = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+/**
+ * Debian's Chromium, never a downloaded one; without the background-networking flags it keeps
+ * dialling hosts this closed network refuses (Playwright adds `--headless`).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Keeps wrangler off the network: no metrics, no update check. */
 const OFFLINE_ENV = { WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true' };
 
@@ -47,12 +65,11 @@ function readmeBlocks(): Block[] {
   return blocks;
 }
 
+/** Their examples run in their runtimes, below. */
 const RUNTIME_SECTIONS = ['Cloudflare Workers', 'In the browser'];
-/**
- * Not run here: the RDF example queries a `ledger` from the examples above at epoch 12 and needs
- * the optional peers n3 and Comunica (its own tests cover it).
- */
-const NOT_RUN_SECTIONS = ['Layout', 'RDF, PROV-O and SPARQL (`context-ledger/rdf`)'];
+const NOT_RUN_SECTIONS = ['Layout'];
+/** The RDF subpath's optional peers, installed next to the package at the versions this repository tests. */
+const RDF_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
 
 /**
  * The Node programs: a TypeScript block that imports the package starts one; a block without
@@ -107,7 +124,15 @@ beforeAll(async () => {
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   await run(
     'npm',
-    ['install', join(tmp, packed!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    [
+      'install',
+      join(tmp, packed!.filename),
+      ...RDF_PEERS,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+    ],
     { cwd: app, maxBuffer: 1 << 26 },
   );
 }, 300_000);
@@ -178,6 +203,7 @@ describe('the README, run verbatim against the installed package', () => {
       'Conversations in',
       'Transcripts in',
       'Transcripts in',
+      'RDF, PROV-O and SPARQL (`context-ledger/rdf`)',
       'Durable storage (Node)',
     ]);
   });
@@ -191,8 +217,10 @@ describe('the README, run verbatim against the installed package', () => {
         await copyFile(join(ROOT, 'test/fixtures/transcripts', f), join(dir, f));
       }
       await writeFile(join(dir, 'example.ts'), code);
-      // Twice: a durable ledger must take a second run (the storage example once failed with DUPLICATE_ID).
-      for (let pass = 0; pass < 2; pass++) {
+      // A durable ledger must take a second run (the storage example once failed with DUPLICATE_ID);
+      // an in-memory one starts afresh, so once is enough.
+      const passes = /\bStorage\(/.test(code) ? 2 : 1;
+      for (let pass = 0; pass < passes; pass++) {
         const { stdout } = await run(join(BIN, 'tsx'), ['example.ts'], { cwd: dir, timeout: 120_000 });
         expect(stdout.trim().split('\n').filter(Boolean).map(normalise)).toEqual(statedOutput(code));
       }
@@ -314,5 +342,63 @@ describe('the README Worker, under wrangler dev on loopback', () => {
     const malformed = await post('/sessions/demo/commit', '{"epoch":');
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { code: string }).code).toMatch(/^[A-Z_]+$/);
+  }, 400_000);
+});
+
+describe('the README browser example, built by Vite and run in Chromium', () => {
+  it('builds with no Vite config and commits to OPFS, kept across a reload', async () => {
+    const block = readmeBlocks().find((b) => b.section === 'In the browser' && b.lang === 'ts');
+    expect(block?.code).toContain("from 'context-ledger'");
+    const dir = join(app, 'web');
+    await mkdir(dir);
+    // The page: the README's code as written, then a report of what the ledger holds for the test.
+    // Errors are caught by a classic script that runs before the module.
+    await writeFile(
+      join(dir, 'index.html'),
+      `<!doctype html><meta charset="utf-8"><title>example</title>
+<script>addEventListener('unhandledrejection', (e) => { window.failed = String(e.reason?.stack ?? e.reason); });
+addEventListener('error', (e) => { window.failed = String(e.error?.stack ?? e.message); });</script>
+<script type="module" src="./example.ts"></script>\n`,
+    );
+    await writeFile(
+      join(dir, 'example.ts'),
+      `${block!.code}
+const view = await ledger.asOf(ledger.lastEpoch);
+(window as unknown as { result: unknown }).result = { lastEpoch: ledger.lastEpoch, bodies: view.nodes.map((n) => n.body) };
+`,
+    );
+    // Vite as a host would run it on the installed package: no config file, default options.
+    await build({ root: dir, configFile: false, logLevel: 'warn' });
+    const assets = await readdir(join(dir, 'dist/assets'));
+    // Emitted next to the page, no CDN: DuckDB's and tiktoken's wasm among them.
+    expect(assets.filter((f) => /^(duckdb-eh|tiktoken_bg)-.*\.wasm$/.test(f)).length, assets.join(' ')).toBe(2);
+
+    const server = await preview({
+      root: dir,
+      configFile: false,
+      logLevel: 'warn',
+      preview: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    try {
+      const page = await browser.newPage();
+      const url = server.resolvedUrls!.local[0]!;
+      const outcome = async () => {
+        const handle = await page.waitForFunction(
+          () => (window as unknown as { result?: unknown }).result ?? (window as unknown as { failed?: string }).failed,
+          null,
+          { timeout: 120_000 },
+        );
+        return handle.jsonValue();
+      };
+      await page.goto(url);
+      expect(await outcome()).toEqual({ lastEpoch: 1, bodies: ['hello'] });
+      // A reload opens the same OPFS ledger: the first commit is there, the second adds to it.
+      await page.reload();
+      expect(await outcome()).toEqual({ lastEpoch: 2, bodies: ['hello', 'hello'] });
+    } finally {
+      await browser.close();
+      await server.close();
+    }
   }, 400_000);
 });
