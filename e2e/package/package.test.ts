@@ -386,7 +386,7 @@ describe('the README Worker, under wrangler dev on loopback', () => {
 });
 
 describe('the README browser example, built by Vite and run in Chromium', () => {
-  it('builds with no Vite config and commits to OPFS, kept across a reload', async () => {
+  it('type-checks under the browser condition, builds with no Vite config, commits to OPFS kept across a reload', async () => {
     const block = readmeBlocks().find((b) => b.section === 'In the browser' && b.lang === 'ts');
     expect(block?.code).toContain("from 'context-ledger'");
     const dir = join(app, 'web');
@@ -407,6 +407,26 @@ const view = await ledger.asOf(ledger.lastEpoch);
 (window as unknown as { result: unknown }).result = { lastEpoch: ledger.lastEpoch, bodies: view.nodes.map((n) => n.body) };
 `,
     );
+    // Its types, as the README says to set them (the browser entry's, by the `browser` condition).
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          customConditions: ['browser'],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        include: ['example.ts'],
+      }),
+    );
+    await run(join(BIN, 'tsc'), ['-p', '.'], { cwd: dir }).catch((e: { stdout: string }) => {
+      throw new Error(e.stdout);
+    });
     // Vite as a host would run it on the installed package: no config file, default options.
     await build({ root: dir, configFile: false, logLevel: 'warn' });
     const assets = await readdir(join(dir, 'dist/assets'));
