@@ -148,7 +148,17 @@ describe('the packed tarball', () => {
     expect(tarballFiles).toContain('dist/workerd/index.js');
     expect(tarballFiles).toContain('dist/adapters/index.d.ts');
     expect(tarballFiles).toContain('types/wasm-modules.d.ts');
-    expect(tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo)\//.test(f) || f.includes('/eval'))).toEqual([]);
+    expect(
+      tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo|docs)\//.test(f) || /\/eval|bench|baseline/.test(f)),
+    ).toEqual([]);
+  });
+
+  it('has a README whose links work on the registry page: absolute ones only', () => {
+    // The package sets no `repository` (no public URL is known), so the registry cannot resolve a
+    // relative link or image; code blocks and code spans are not links.
+    const prose = README.replaceAll(/^```[\s\S]*?^```$/gm, '').replaceAll(/`[^`\n]*`/g, '');
+    const targets = [...prose.matchAll(/\]\(([^)\s]+)[^)]*\)/g)].map((m) => m[1]!);
+    expect(targets.filter((t) => !/^(https?:|mailto:|#)/.test(t))).toEqual([]);
   });
 
   it('imports nothing at run time but its dependencies and Node builtins', async () => {
@@ -156,9 +166,12 @@ describe('the packed tarball', () => {
     // Optional peers (the RDF subpath's n3 and Comunica) are loaded on first use, when installed.
     const allowed = new Set([...Object.keys(PKG.dependencies), ...Object.keys(PKG.peerDependencies ?? {})]);
     const foreign = new Set<string>();
+    const mapped: string[] = [];
     for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
       const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
+      // No source map is shipped, so no file may point at one (it would name the unshipped src/).
+      if (/^\/\/# sourceMappingURL=/m.test(text)) mapped.push(entry.name);
       // Static imports and re-exports start a line in emitted code; dynamic ones and requires are calls.
       const specifiers = [
         ...text.matchAll(/^(?:import|export)\b[^'"`;]*?\bfrom\s*["']([^"']+)["']/gm),
@@ -173,23 +186,50 @@ describe('the packed tarball', () => {
       }
     }
     expect([...foreign]).toEqual([]);
+    expect(mapped).toEqual([]);
   });
 });
 
 describe('the installed command', () => {
-  it('runs from node_modules/.bin: --version, ingest of a transcript, inspect; refuses a non-transcript', async () => {
+  // Its commands at work: the README's command-line block, below.
+  it('runs from node_modules/.bin: --version; refuses a file that is not a transcript', async () => {
     const bin = join(app, 'node_modules/.bin/context-ledger');
     const version = await run(bin, ['--version'], { cwd: app });
     expect(version.stdout.trim()).toBe(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version);
-    const trace = join(ROOT, 'test/fixtures/transcripts/mini-swe-agent.traj.json');
-    const ingested = await run(bin, ['ingest', trace, '--out', 'cli-ledger'], { cwd: app, timeout: 120_000 });
-    expect(ingested.stdout).toMatch(/mini-swe-agent, \d+ steps/);
-    const inspected = await run(bin, ['inspect', '--ledger', 'cli-ledger'], { cwd: app, timeout: 120_000 });
-    expect(inspected.stdout).toMatch(/^as of epoch \d+/);
     const refused = await run(bin, ['ingest', join(app, 'package.json'), '--out', 'x'], { cwd: app }).catch((e) => e);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('not a transcript this tool reads');
   }, 300_000);
+});
+
+describe('the README command-line block, run verbatim', () => {
+  it('runs every line (ingest, inspect, materialize, retrieve, replay) with exit 0', async () => {
+    const block = readmeBlocks().find((b) => b.section === 'Command line' && b.lang === 'sh');
+    const lines = block!.code.split('\n').filter((l) => l.startsWith('npx context-ledger '));
+    expect(lines.map((l) => l.split(/\s+/)[2])).toEqual(['ingest', 'inspect', 'materialize', 'retrieve', 'replay']);
+    // The files it names: a mini-swe-agent trajectory and an OpenAI chat. npx finds the installed bin.
+    const dir = join(app, 'cli-readme');
+    await mkdir(dir);
+    await copyFile(join(ROOT, 'test/fixtures/transcripts/mini-swe-agent.traj.json'), join(dir, 'run1.traj.json'));
+    await copyFile(join(ROOT, 'test/fixtures/transcripts/openai-chat.json'), join(dir, 'chat.json'));
+    const out: string[] = [];
+    for (const line of lines) {
+      const { stdout } = await run('sh', ['-c', line], {
+        cwd: dir,
+        timeout: 120_000,
+        env: { ...process.env, npm_config_offline: 'true' },
+      }).catch((e: { stderr: string }) => {
+        throw new Error(`${line}\n${e.stderr}`);
+      });
+      out.push(stdout);
+    }
+    expect(out[0]).toMatch(/^run1\.traj\.json: mini-swe-agent, \d+ steps/m);
+    expect(out[0]).toMatch(/^chat\.json: openai, \d+ steps/m);
+    expect(out[1]).toMatch(/^as of epoch \d+/);
+    expect(out[2]).toMatch(/^epoch \d+: \d+ items, \d+ of 4000 tokens/);
+    expect(JSON.parse(out[3]!)).toHaveProperty('status');
+    expect(out[4]).toMatch(/0 steps with problems/);
+  }, 400_000);
 });
 
 describe('the README, run verbatim against the installed package', () => {
@@ -346,7 +386,7 @@ describe('the README Worker, under wrangler dev on loopback', () => {
 });
 
 describe('the README browser example, built by Vite and run in Chromium', () => {
-  it('builds with no Vite config and commits to OPFS, kept across a reload', async () => {
+  it('type-checks under the browser condition, builds with no Vite config, commits to OPFS kept across a reload', async () => {
     const block = readmeBlocks().find((b) => b.section === 'In the browser' && b.lang === 'ts');
     expect(block?.code).toContain("from 'context-ledger'");
     const dir = join(app, 'web');
@@ -367,11 +407,42 @@ const view = await ledger.asOf(ledger.lastEpoch);
 (window as unknown as { result: unknown }).result = { lastEpoch: ledger.lastEpoch, bodies: view.nodes.map((n) => n.body) };
 `,
     );
+    // Its types, as the README says to set them (the browser entry's, by the `browser` condition).
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          customConditions: ['browser'],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        include: ['example.ts'],
+      }),
+    );
+    await run(join(BIN, 'tsc'), ['-p', '.'], { cwd: dir }).catch((e: { stdout: string }) => {
+      throw new Error(e.stdout);
+    });
     // Vite as a host would run it on the installed package: no config file, default options.
     await build({ root: dir, configFile: false, logLevel: 'warn' });
     const assets = await readdir(join(dir, 'dist/assets'));
-    // Emitted next to the page, no CDN: DuckDB's and tiktoken's wasm among them.
-    expect(assets.filter((f) => /^(duckdb-eh|tiktoken_bg)-.*\.wasm$/.test(f)).length, assets.join(' ')).toBe(2);
+    // The four assets the README names, emitted next to the page (no CDN): DuckDB's wasm and worker
+    // script, tiktoken's lite wasm, the o200k_base ranks.
+    const emitted = [
+      'duckdb-eh-.*\\.wasm',
+      'duckdb-browser-eh\\.worker-.*\\.js',
+      'tiktoken_bg-.*\\.wasm',
+      'o200k_base-.*\\.json',
+    ];
+    for (const name of emitted)
+      expect(
+        assets.some((f) => new RegExp(`^${name}$`).test(f)),
+        `${name} in ${assets}`,
+      ).toBe(true);
 
     const server = await preview({
       root: dir,
