@@ -2,7 +2,8 @@
  * Statements every new database runs before anything else. Any extension LOAD or autoload whose
  * download fails hangs the process forever (measured: even against a closed local port), so
  * autoloading is switched off first. The library never loads an extension: BM25 and cosine run
- * as plain SQL over derived tables (see src/retrieval/search-index.ts).
+ * as plain SQL over derived tables (src/retrieval/search-index.ts builds them,
+ * src/sql/retrieval-sql.ts queries them).
  */
 export const HANG_SAFE_SETTINGS: readonly string[] = [
   'SET autoload_known_extensions = false',
