@@ -1,11 +1,12 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { asLedgerError, LedgerError } from '../errors.js';
+import { BodyVectors } from '../retrieval/body-vectors.js';
 import type { Embedder } from '../retrieval/hashed-embedder.js';
 import { hashedTrigramEmbedder } from '../retrieval/hashed-embedder.js';
 import type { RetrievalQuery } from '../retrieval/query.js';
+import { RetrievalIndex } from '../retrieval/retrieval-index.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
-import { SearchIndex } from '../retrieval/search-index.js';
 import { copyInput } from '../schema/copy-input.js';
 import { CREATE_TABLES, TABLE_ORDER_KEY, TABLES, type TableName } from '../schema/ddl.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
@@ -49,8 +50,10 @@ export class Ledger {
   /** Set when a storage failure left the log holding a record this ledger does not: every later
    * call is refused with it, since only reopening can tell what the log means. */
   private failed: LedgerError | null = null;
-  /** @internal Derived BM25/vector tables, built on first retrieval (never in snapshots). */
-  searchIndex: SearchIndex | null = null;
+  /** @internal Retrieval's postings and adjacency, maintained at commit (never in snapshots). */
+  readonly retrievalIndex = new RetrievalIndex();
+  /** @internal Body vectors, built on the first retrieval that reads them (never in snapshots). */
+  bodyVectors: BodyVectors | null = null;
   /** @internal The vector channel's embedder (set once by openLedger). */
   embedder: Embedder = hashedTrigramEmbedder();
 
@@ -259,11 +262,18 @@ export class Ledger {
       return retrieve(
         {
           engine: this.engine,
-          lastEpoch: this.index.lastEpoch,
+          ledger: this.index,
           nidOf: (id) => this.index.nodes.get(id)?.nid,
           idOf: (nid) => this.index.byNid[nid]?.id,
-          searchIndex: async () =>
-            (this.searchIndex ??= await SearchIndex.create(this.engine, this.embedder, () => this.index.nextBkey)),
+          index: async () => {
+            await this.retrievalIndex.catchUp(this.engine, this.index);
+            return this.retrievalIndex;
+          },
+          vectors: async () => {
+            this.bodyVectors ??= await BodyVectors.create(this.engine, this.embedder, () => this.index.nextBkey);
+            await this.bodyVectors.catchUp();
+            return this.bodyVectors;
+          },
           embedder: this.embedder,
         },
         query,
@@ -405,6 +415,8 @@ export class Ledger {
     for (const row of plan.nodes) index.addNodeVersion(row);
     for (const e of plan.edges) index.addEdge(e);
     index.addTransaction(plan.transaction);
+    // Retrieval's postings and adjacency grow with each commit, off the engine (no round trip).
+    this.retrievalIndex.onCommit(plan.bodies, plan.edges);
   }
 
   /** The content hash of each node's body, by position. A text repeated within the transaction
