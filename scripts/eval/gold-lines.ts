@@ -3,7 +3,7 @@
  * patch removes or replaces; for a hunk that only inserts, the old-file context lines directly
  * above and below each insertion point (what an agent must have looked at to place it).
  */
-import { type DiffLine, insertionNeighbours, parseUnifiedDiff } from '../../src/adapters/unified-diff.js';
+import { type DiffLine, insertionNeighbours, parseUnifiedDiff } from '../../src/adapters/diff/unified-diff.js';
 
 export interface GoldFile {
   /** Old path (the file the agent saw before the edit); the new path for an added file. */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
-import { Ledger } from '../../src/ledger/ledger.js';
+import { createLedger, type Ledger } from '../../src/ledger/ledger.js';
 import { TABLES } from '../../src/schema/ddl.js';
 import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
 import type { TokenCounter } from '../../src/tokenizer/token-counter.js';
@@ -25,7 +25,7 @@ export class LedgerPool {
     const engine = await this.engine;
     for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
     const shared: Engine = { ...engine, close: async () => {} };
-    return Ledger.create(shared, await this.counter, null, nodeHashTexts);
+    return createLedger({ engine: shared, counter: await this.counter, hashTexts: nodeHashTexts });
   }
 
   async close(): Promise<void> {

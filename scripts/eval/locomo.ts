@@ -2,7 +2,7 @@
  * LoCoMo (snap-research/LoCoMo, `data/locomo10.json`) as ledger transactions: long two-person
  * conversations in dated sessions, with questions naming the dialogue turns that answer them.
  *
- * Mapping: the library's own `fromConversation` adapter (src/adapters/conversation.ts) — what a
+ * Mapping: the library's own `fromConversation` adapter (src/adapters/chat/conversation.ts) — what a
  * user gets by default, nothing evaluation-only: one transaction per session in date order (epoch =
  * the session's rank), each turn a `message` node with id = its upstream `dia_id`, authority
  * `user`, body `<speaker>: <text>` plus `[shares a photo: <caption>]` (the upstream image-search
@@ -10,7 +10,7 @@
  * `depends_on` edge from each turn to the one before it in its session. Questions are asked as a
  * user would: `retrieve({epoch: last, authority: ['user'], text, budget: {records: k}})`.
  */
-import { type ConversationSession, fromConversation } from '../../src/adapters/conversation.js';
+import { type ConversationSession, fromConversation } from '../../src/adapters/chat/conversation.js';
 import type { Transaction } from '../../src/schema/types.js';
 
 export interface LocomoTurn {

@@ -7,10 +7,10 @@
  * `{messages}`): OpenAI's when it has tool calls or tool messages, Anthropic's when it has content
  * blocks, and mini-swe-agent's when every content is text.
  */
-import { fromAnthropic } from './anthropic.js';
-import { fromMiniSweAgent } from './mini-swe-agent.js';
-import { fromOpenAI } from './openai.js';
-import { fromSweAgent } from './swe-agent.js';
+import { fromAnthropic } from './chat/anthropic.js';
+import { fromOpenAI } from './chat/openai.js';
+import { fromMiniSweAgent } from './swe-agents/mini-swe-agent.js';
+import { fromSweAgent } from './swe-agents/swe-agent.js';
 import type { AdaptedTrace, AdapterOptions } from './types.js';
 
 export const TRANSCRIPT_FORMATS = ['mini-swe-agent', 'swe-agent', 'openai', 'anthropic'] as const;

@@ -1,19 +1,19 @@
 /** Traces and chat transcripts → ledger transactions. Pure functions: no I/O, no clock. */
-export { fromAnthropic } from './anthropic.js';
+export { fromAnthropic } from './chat/anthropic.js';
 export {
   type AdaptedConversation,
   type ConversationOptions,
   type ConversationSession,
   type ConversationTurn,
   fromConversation,
-} from './conversation.js';
+} from './chat/conversation.js';
+export { fromOpenAI } from './chat/openai.js';
 export {
   detectFormat,
   TRANSCRIPT_ADAPTERS,
   TRANSCRIPT_FORMATS,
   type TranscriptFormat,
 } from './detect-format.js';
-export { fromMiniSweAgent } from './mini-swe-agent.js';
-export { fromOpenAI } from './openai.js';
-export { fromSweAgent } from './swe-agent.js';
+export { fromMiniSweAgent } from './swe-agents/mini-swe-agent.js';
+export { fromSweAgent } from './swe-agents/swe-agent.js';
 export type { AdaptedTrace, AdapterOptions, AdapterStats } from './types.js';

@@ -1,9 +1,9 @@
 /** `context-ledger inspect --ledger DIR [--epoch E]`: the as-of view, supersessions, contradictions. */
-import type { Ledger } from '../ledger/ledger.js';
+import { type Ledger, readLedger } from '../ledger/ledger.js';
 import type { NodeRecord } from '../schema/types.js';
 import { intOption, parse, requiredString } from './args.js';
+import type { CliIO } from './io.js';
 import { openLedgerDir } from './ledger-dir.js';
-import type { CliIO } from './run.js';
 
 export const INSPECT_USAGE = `Usage: context-ledger inspect --ledger DIR [--epoch E] [--json]
 
@@ -71,9 +71,10 @@ const tally = (kinds: readonly string[]): Record<string, number> => {
 export async function inspectLedger(ledger: Ledger, epoch: number): Promise<Inspection> {
   const view = await ledger.asOf(epoch);
   // The recorded epochs: the transaction log of the ledger (an internal of this package).
-  const epochs = [...new Set(ledger.index.transactions.filter(Boolean).map((t) => t.epoch))]
-    .filter((e) => e <= epoch)
-    .sort((a, b) => a - b);
+  const recorded = await readLedger(ledger, async ({ index }) =>
+    index.transactions.filter(Boolean).map((t) => t.epoch),
+  );
+  const epochs = [...new Set(recorded)].filter((e) => e <= epoch).sort((a, b) => a - b);
   const closed = new Map<string, NodeRecord>();
   const views = new Map<number, NodeRecord[]>();
   for (const e of epochs) {

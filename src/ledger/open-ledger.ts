@@ -3,7 +3,7 @@ import { asLedgerError, LedgerError } from '../errors.js';
 import type { Embedder } from '../retrieval/hashed-embedder.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { HashTexts } from './content-hash.js';
-import { Ledger } from './ledger.js';
+import { type Ledger, restoreLedger } from './ledger.js';
 import { decodeSnapshot } from './snapshot-format.js';
 import type { StorageAdapter } from './storage.js';
 
@@ -68,12 +68,17 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
   const counter = await runtime.tokenCounter(encoding);
   const engine = await runtime.openEngine();
   try {
-    const ledger = decoded
-      ? await Ledger.restore(engine, counter, decoded, storage, runtime.hashTexts)
-      : await Ledger.create(engine, counter, storage, runtime.hashTexts);
-    if (options.embedder) ledger.embedder = options.embedder;
-    if (log.length > 0) await ledger.replay(log);
-    return ledger;
+    return await restoreLedger(
+      {
+        engine,
+        counter,
+        storage,
+        hashTexts: runtime.hashTexts,
+        embedder: options.embedder,
+      },
+      decoded,
+      log,
+    );
   } catch (e) {
     await engine.close().catch(() => undefined);
     throw e;

@@ -12,3 +12,8 @@ export interface StorageAdapter {
   compact(snapshot: Uint8Array): Promise<void>;
   close?(): Promise<void>;
 }
+
+/** A storage that knows when its log has grown enough to be folded into a new snapshot. */
+export interface CompactableStorage extends StorageAdapter {
+  readonly compactionDue: boolean;
+}

@@ -1,7 +1,7 @@
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
-import type { Ledger } from '../ledger/ledger.js';
-import { toNodeRecord } from '../ledger/ledger.js';
+import { toNodeRecord } from '../ledger/graph-view.js';
+import { type Ledger, readLedger } from '../ledger/ledger.js';
 import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import type { EdgeKind, NodeKind } from '../schema/kinds.js';
 import type { NodeRecord } from '../schema/types.js';
@@ -91,12 +91,12 @@ export function resolveViewOptions(options: RdfViewOptions, lastEpoch: number): 
 
 /** Reads what the view needs from the ledger, in one exclusive turn (never half a commit). */
 export function readRdfSource(ledger: Ledger, epoch: number): Promise<RdfSource> {
-  return ledger.exclusive(async () => {
-    const nodes = rowsOf<NodeRow & BodyColumns>(await ledger.engine.query(nodesAsOfSql(epoch))).map(toNodeRecord);
+  return readLedger(ledger, async ({ engine }) => {
+    const nodes = rowsOf<NodeRow & BodyColumns>(await engine.query(nodesAsOfSql(epoch))).map(toNodeRecord);
     const superseded = rowsOf<
       NodeRow &
         BodyColumns & { closed_tx: number; closed_epoch: number; closed_reason: string; closed_by: string | null }
-    >(await ledger.engine.query(supersededAsOfSql(epoch))).map((r): SupersededRecord => {
+    >(await engine.query(supersededAsOfSql(epoch))).map((r): SupersededRecord => {
       const rec = toNodeRecord(r) as SupersededRecord;
       rec.validTo = r.closed_epoch;
       rec.closedTx = r.closed_tx;
@@ -105,7 +105,7 @@ export function readRdfSource(ledger: Ledger, epoch: number): Promise<RdfSource>
       return rec;
     });
     const edges = rowsOf<{ kind: EdgeKind; tx: number; valid_from: number; from_id: string; to_id: string }>(
-      await ledger.engine.query(viewEdgesSql(epoch)),
+      await engine.query(viewEdgesSql(epoch)),
     ).map((e) => ({ from: e.from_id, to: e.to_id, kind: e.kind, tx: e.tx, validFrom: e.valid_from }));
     return { epoch, nodes, superseded, edges };
   });

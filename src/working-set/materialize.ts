@@ -1,12 +1,13 @@
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
-import { loadCandidates } from './load-candidates.js';
+import { type CandidateGraph, loadCandidates } from './load-candidates.js';
 import { readingOrder } from './order.js';
 import { compare, packUnits } from './pack.js';
+import { refText } from './ref-text.js';
 import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
-import { resolveMaterializeRequest } from './request.js';
+import { type ResolvedRequest, resolveMaterializeRequest } from './request.js';
 import { assignTiers, currentActions, type TierAssignment } from './tiers.js';
-import type { Candidate, ExplanationRecord, MaterializeRequest, WorkingSetItem } from './types.js';
+import type { Candidate, ExplanationRecord, MaterializeRequest, Unit, WorkingSetItem } from './types.js';
 import { buildUnits } from './units.js';
 import { WorkingSet } from './working-set.js';
 
@@ -17,6 +18,11 @@ export interface MaterializeContext {
   nidOf(id: string): number | undefined;
   idOf(nid: number): string | undefined;
   countTokens(text: string): number;
+  /** The ledger's last transaction: with `cacheOwner`, what keys the ranking cache. */
+  lastTx?: number;
+  /** When given (the ledger itself), the last ranking is kept for it and reused while neither
+   * the ledger nor the request (budget aside) changed. */
+  cacheOwner?: object;
 }
 
 /**
@@ -31,24 +37,7 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: `roots[${i}]`, id });
     });
   }
-  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
-  const current = currentActions(graph.candidates);
-  const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
-  // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
-  // projection protects what it cites) but are never shown — no recaps of earlier contexts.
-  const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
-  const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
-  const refCost = ctx.countTokens(refText('x'.repeat(24)));
-  const coveredBy = new Map<number, number[]>();
-  for (const e of graph.edges) {
-    const result = graph.candidates.get(e.src);
-    if (e.kind !== 'cites' || result?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence')
-      continue;
-    // An elided output (the tool dropped its middle) holds lines no view carries: its tail.
-    if (result.meta?.elided === true) continue;
-    coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
-  }
-  const placement = rankUnits(units, relevanceQuery(shown, tiers));
+  const { graph, tiers, units, unanswered, coveredBy, placement, refCost } = await ranked(ctx, req);
   const { included, excluded } = packUnits(units, req.budget, refCost, coveredBy, placement);
   const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)));
 
@@ -84,7 +73,8 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     if (m.status !== null) item.status = m.status;
     if (m.path !== null) item.path = m.path;
     if (m.revision !== null) item.revision = m.revision;
-    if (m.range !== null) item.range = m.range;
+    // A copy: the candidate is shared with later calls through the ranking cache.
+    if (m.range !== null) item.range = [m.range[0], m.range[1]];
     if (m.verifier !== null) item.verifier = m.verifier;
     if (m.tool !== null) item.tool = m.tool;
     if (m.role !== null) item.role = m.role;
@@ -147,6 +137,64 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   });
 }
 
+/** Everything the materializer decides before the budget: the closure, tiers, units and the
+ * ranked order. Packing is the only step that depends on the budget. */
+interface Ranked {
+  graph: CandidateGraph;
+  tiers: Map<number, TierAssignment>;
+  units: Unit[];
+  unanswered: Candidate[];
+  coveredBy: Map<number, number[]>;
+  placement: Map<string, Placement>;
+  refCost: number;
+}
+
+/**
+ * The last ranking, keyed by the ledger's state (its last transaction) and every request field
+ * but the budget: a host that materializes the same moment at several budgets — a smaller set
+ * for a cheaper model, a retry after the provider refused a request, the replay evaluation's
+ * budget sweep — pays for the closure and the ranking once. Read-only once built.
+ */
+const rankedCache = new WeakMap<object, { key: string; ranked: Promise<Ranked> }>();
+
+function ranked(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
+  const owner = ctx.cacheOwner;
+  const key = JSON.stringify([ctx.lastTx, req.epoch, req.roots, req.authority, req.hops, req.maxNodes]);
+  const hit = owner === undefined ? undefined : rankedCache.get(owner);
+  if (hit?.key === key) return hit.ranked;
+  const out = rank(ctx, req);
+  if (owner !== undefined) {
+    rankedCache.set(owner, { key, ranked: out });
+    // A failed load is not remembered.
+    out.catch(() => {
+      if (rankedCache.get(owner)?.ranked === out) rankedCache.delete(owner);
+    });
+  }
+  return out;
+}
+
+async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
+  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
+  const current = currentActions(graph.candidates);
+  const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
+  // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
+  // projection protects what it cites) but are never shown — no recaps of earlier contexts.
+  const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
+  const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
+  const refCost = ctx.countTokens(refText('x'.repeat(24)));
+  const coveredBy = new Map<number, number[]>();
+  for (const e of graph.edges) {
+    const result = graph.candidates.get(e.src);
+    if (e.kind !== 'cites' || result?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence')
+      continue;
+    // An elided output (the tool dropped its middle) holds lines no view carries: its tail.
+    if (result.meta?.elided === true) continue;
+    coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
+  }
+  const placement = rankUnits(units, relevanceQuery(shown, tiers));
+  return { graph, tiers, units, unanswered, coveredBy, placement, refCost };
+}
+
 /** What the ranked tiers are ranked against: the text of the open tasks, steering, unresolved
  * claims and the current action (its thought and commands; tiers 0–2), and the paths open work
  * touches. */
@@ -171,6 +219,3 @@ const signalOf = (p: Placement | undefined): { signal?: string } =>
 
 const isLedgerRecord = (c: Candidate): boolean =>
   c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);
-
-/** How a repeated body is referenced when rendered. */
-export const refText = (id: string): string => `[same content as ${id}]`;

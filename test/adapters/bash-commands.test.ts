@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { recogniseShell } from '../../src/adapters/bash-commands.js';
 import { makeNormaliser } from '../../src/adapters/paths.js';
+import { recogniseShell } from '../../src/adapters/shell/bash-commands.js';
+import { outputLines } from '../../src/adapters/shell/view-pipeline.js';
 import type { Effect, FileKnowledge } from '../../src/adapters/types.js';
-import { outputLines } from '../../src/adapters/view-pipeline.js';
 
 /** In-memory knowledge: whole files by path. */
 function knowledge(files: Record<string, string> = {}): FileKnowledge {

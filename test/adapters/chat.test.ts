@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isSteering } from '../../src/adapters/chat-steps.js';
+import { isSteering } from '../../src/adapters/chat/chat-steps.js';
 import { fromAnthropic, fromOpenAI } from '../../src/adapters/index.js';
 import { checkTrace, edgeStrings, node, nodesOf } from './trace-check.js';
 

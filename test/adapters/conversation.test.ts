@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromConversation, isoDate } from '../../src/adapters/conversation.js';
+import { fromConversation, isoDate } from '../../src/adapters/chat/conversation.js';
 
 const SESSIONS = [
   {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromMiniSweAgent } from '../../src/adapters/index.js';
-import { parseMiniObservation } from '../../src/adapters/mini-swe-agent.js';
+import { parseMiniObservation } from '../../src/adapters/swe-agents/mini-swe-agent.js';
 import { checkTrace, edgeStrings, node, nodesOf } from './trace-check.js';
 
 const fixture = (): unknown =>

@@ -1,10 +1,10 @@
 /** Robustness properties: adapters never crash on malformed steps and stay deterministic and valid. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { recogniseShell } from '../../src/adapters/bash-commands.js';
 import { fromAnthropic, fromMiniSweAgent, fromOpenAI, fromSweAgent } from '../../src/adapters/index.js';
 import { makeNormaliser } from '../../src/adapters/paths.js';
-import { outputLines } from '../../src/adapters/view-pipeline.js';
+import { recogniseShell } from '../../src/adapters/shell/bash-commands.js';
+import { outputLines } from '../../src/adapters/shell/view-pipeline.js';
 import { checkTrace } from './trace-check.js';
 
 const SHELL_BITS = [

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { numberedWindows } from '../../src/adapters/editor-tools.js';
 import { fromSweAgent } from '../../src/adapters/index.js';
+import { numberedWindows } from '../../src/adapters/swe-agents/editor-tools.js';
 import { checkTrace, edgeStrings, node, nodesOf } from './trace-check.js';
 
 const fixture = (): Record<string, unknown> =>

@@ -14,7 +14,7 @@
  */
 import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
-import type { Ledger } from '../../src/ledger/ledger.js';
+import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
 import { closureSql } from '../../src/sql/closure.js';
 import { stringLiteral } from '../../src/sql/literals.js';
@@ -61,14 +61,14 @@ export async function createFloorTables(engine: Engine): Promise<void> {
 
 /** The working set's closure query alone, as materialize's defaults bound it (6 hops, 128 nodes). */
 export async function bareClosureMs(ledger: Ledger, rootIds: readonly string[]): Promise<number> {
-  const roots = rootIds.map((id) => ledger.index.nodes.get(id)!.nid);
+  const roots = rootIds.map((id) => ledgerCore(ledger).index.nodes.get(id)!.nid);
   const sql = closureSql({ epoch: ledger.lastEpoch, roots, authority: null, hops: 6, maxNodes: 128 });
-  return (await timed(() => ledger.engine.query(sql)))[1];
+  return (await timed(() => ledgerCore(ledger).config.engine.query(sql)))[1];
 }
 
 /** Adjacency lists of the valid edges, built once (not timed). */
 export async function adjacency(ledger: Ledger): Promise<Map<number, number[]>> {
-  const t = await ledger.engine.query('SELECT src, dst FROM edges WHERE valid_to IS NULL');
+  const t = await ledgerCore(ledger).config.engine.query('SELECT src, dst FROM edges WHERE valid_to IS NULL');
   const src = t.getChild('src')!.toArray() as Int32Array;
   const dst = t.getChild('dst')!.toArray() as Int32Array;
   const adj = new Map<number, number[]>();

@@ -1,5 +1,5 @@
 import { openLedger } from '../../src/entries/node.js';
-import type { Ledger } from '../../src/ledger/ledger.js';
+import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import { decodeSnapshot } from '../../src/ledger/snapshot-format.js';
 import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
 import {
@@ -59,7 +59,7 @@ export async function ingestBench(sizes: readonly number[]): Promise<BenchRow[]>
 /** Typical agent step on top of a 10k-node ledger: 10 nodes (~300-char bodies), 12 edges. */
 export async function stepBench(steps = 300): Promise<BenchRow[]> {
   const { ledger } = await bulkLedger(10_000);
-  await createFloorTables(ledger.engine);
+  await createFloorTables(ledgerCore(ledger).config.engine);
   const lat: number[] = [];
   const cpu: number[] = [];
   const floor: number[] = [];
@@ -80,7 +80,7 @@ export async function stepBench(steps = 300): Promise<BenchRow[]> {
     cpu.push(c);
     floor.push(
       await bareStepMs(
-        ledger.engine,
+        ledgerCore(ledger).config.engine,
         s,
         nodes.map((n) => n.body!),
       ),
@@ -150,7 +150,7 @@ export async function memoryBench(n = 10_000): Promise<BenchRow[]> {
   const { ledger } = await bulkLedger(n);
   collectGarbage();
   const heap = process.memoryUsage().heapUsed;
-  const stats = await ledger.engine.stats!();
+  const stats = await ledgerCore(ledger).config.engine.stats!();
   const wasm = stats.wasmBytes ?? 0;
   const rows: BenchRow[] = [
     { metric: 'JS heap added by starting DuckDB + tiktoken (after GC)', value: mib(heapOpen - heapStart), unit: 'MiB' },

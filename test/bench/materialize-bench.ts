@@ -1,4 +1,5 @@
 import { openLedger } from '../../src/entries/node.js';
+import { ledgerCore } from '../../src/ledger/ledger.js';
 import { type BenchRow, percentile, rssMiB, sample, targetRow, timed } from './bench-util.js';
 import { adjacency, bareClosureMs, bfs } from './floors.js';
 import { sessionGraph } from './session-graph.js';
@@ -13,7 +14,7 @@ export async function materializeBench(sizes: readonly number[] = [1_000, 10_000
   for (const n of sizes) {
     const ledger = await openLedger();
     for (const tx of sessionGraph(n)) await ledger.commit(tx);
-    const nodes = ledger.index.byNid.length;
+    const nodes = ledgerCore(ledger).index.byNid.length;
     let items = 0;
     await ledger.materialize({ budget: { tokens: 8000 } }); // warm-up: first-query compilation
     const lat = await sample(async () => {
@@ -22,7 +23,7 @@ export async function materializeBench(sizes: readonly number[] = [1_000, 10_000
     const sqlFloor: number[] = [];
     for (let i = 0; i < Math.max(lat.length, 10); i++) sqlFloor.push(await bareClosureMs(ledger, ['task', 'steer']));
     const adj = await adjacency(ledger);
-    const roots = [ledger.index.nodes.get('task')!.nid, ledger.index.nodes.get('steer')!.nid];
+    const roots = [ledgerCore(ledger).index.nodes.get('task')!.nid, ledgerCore(ledger).index.nodes.get('steer')!.nid];
     const js: number[] = [];
     for (let i = 0; i < 30; i++) js.push((await timed(async () => bfs(adj, roots, 6, 128)))[1]);
     const limit = n === 10_000 ? 10 : n === 100_000 ? 50 : undefined;

@@ -25,11 +25,7 @@ const json = async (name: string) => JSON.parse(await readFile(fixture(name), 'u
 
 const pool = new LedgerPool();
 afterAll(() => pool.close());
-const pooled: OpenLedger = async (embedder) => {
-  const ledger = await pool.ledger();
-  ledger.embedder = embedder;
-  return ledger;
-};
+const pooled: OpenLedger = (embedder) => pool.ledger(0, undefined, embedder);
 
 /** A report without its wall-clock measurements. */
 const withoutTimes = (value: unknown): unknown =>

@@ -1,12 +1,17 @@
 import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
 import { openLedger } from '../../src/entries/node.js';
-import { Ledger } from '../../src/ledger/ledger.js';
+import { createLedger, type Ledger, ledgerCore, restoreLedger } from '../../src/ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../../src/ledger/open-ledger.js';
+import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
 import { TABLES } from '../../src/schema/ddl.js';
 import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
 
 export { openLedger };
+
+/** A ledger's engine and index (package internals that tests look at directly). */
+export const engineOf = (ledger: Ledger): Engine => ledgerCore(ledger).config.engine;
+export const indexOf = (ledger: Ledger) => ledgerCore(ledger).index;
 
 /**
  * Property tests open hundreds of ledgers; a pool reuses one attached database per slot and
@@ -16,12 +21,13 @@ export { openLedger };
 export class LedgerPool {
   private engines: Engine[] = [];
 
-  async ledger(slot = 0, snapshot?: Uint8Array): Promise<Ledger> {
+  async ledger(slot = 0, snapshot?: Uint8Array, embedder?: Embedder): Promise<Ledger> {
     const engine = await this.engine(slot);
     for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
     const counter = await createNodeTokenCounter('o200k_base');
     const shared: Engine = { ...engine, close: async () => {} };
-    return snapshot ? Ledger.restore(shared, counter, snapshot) : Ledger.create(shared, counter);
+    const setup = { engine: shared, counter, embedder };
+    return snapshot ? restoreLedger(setup, snapshot) : createLedger(setup);
   }
 
   /** Opens through the library's own open path (`openLedgerWith`: storage load, restore,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { LedgerPool } from '../helpers/ledgers.js';
+import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
 let ledger: Ledger;
@@ -86,7 +86,7 @@ describe('supersession at commit', () => {
     expect(now.nodes.filter((n) => n.kind === 'verifier_outcome').map((n) => n.id)).toEqual(['ver:lint', 'ver:2']);
     // The supersedes edge is history: recorded, though never visible in an as-of view (its target
     // is closed at the same epoch).
-    const rows = await ledger.engine.query(
+    const rows = await engineOf(ledger).query(
       "SELECT count(*)::INTEGER AS n FROM edges e JOIN nodes s ON s.nid = e.src JOIN nodes d ON d.nid = e.dst WHERE e.kind = 'supersedes' AND s.id = 'ver:2' AND d.id = 'ver:1'",
     );
     expect(rows.getChild('n')?.get(0)).toBe(1);

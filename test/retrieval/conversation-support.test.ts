@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromConversation } from '../../src/adapters/conversation.js';
+import { fromConversation } from '../../src/adapters/chat/conversation.js';
 import { calibratedSupport, supportFeatures } from '../../src/rerank/support.js';
 import { queryNames, speakerNames } from '../../src/retrieval/entities.js';
 import { LedgerPool } from '../helpers/ledgers.js';

@@ -3,7 +3,7 @@ import { rowsOf } from '../../src/engine/rows.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { closureSql, cutAtFrontierSql } from '../../src/sql/closure.js';
 import { stringLiteral } from '../../src/sql/literals.js';
-import { LedgerPool } from '../helpers/ledgers.js';
+import { engineOf, indexOf, LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
 let ledger: Ledger;
@@ -33,14 +33,16 @@ afterAll(() => pool.close());
 
 const walk = async (epoch: number, hops: number, authority: string[] | null) =>
   rowsOf<{ nid: number; hop: number }>(
-    await ledger.engine.query(closureSql({ epoch, roots: [0], authority, hops, maxNodes: 128 })),
-  ).map((r) => `${ledger.index.byNid[r.nid]!.id}@${r.hop}`);
+    await engineOf(ledger).query(closureSql({ epoch, roots: [0], authority, hops, maxNodes: 128 })),
+  ).map((r) => `${indexOf(ledger).byNid[r.nid]!.id}@${r.hop}`);
 const cut = async (epoch: number, hops: number, authority: string[] | null) => {
   const q = { epoch, roots: [0], authority, hops };
-  const walked = rowsOf<{ nid: number; hop: number }>(await ledger.engine.query(closureSql({ ...q, maxNodes: 128 })));
+  const walked = rowsOf<{ nid: number; hop: number }>(
+    await engineOf(ledger).query(closureSql({ ...q, maxNodes: 128 })),
+  );
   const last = walked.filter((r) => r.hop === walked[walked.length - 1]!.hop).map((r) => r.nid);
   return (
-    await ledger.engine.query(
+    await engineOf(ledger).query(
       cutAtFrontierSql(
         q,
         last,
@@ -111,8 +113,8 @@ describe('closure SQL', () => {
 
   it('bounds each level to its newest maxNodes: the rest are reached but not walked on (beyond)', async () => {
     const rows = rowsOf<{ nid: number; hop: number; beyond: boolean }>(
-      await ledger.engine.query(closureSql({ epoch: 3, roots: [0], authority: null, hops: 6, maxNodes: 2 })),
-    ).map((r) => `${ledger.index.byNid[r.nid]!.id}@${r.hop}${r.beyond ? ' beyond' : ''}`);
+      await engineOf(ledger).query(closureSql({ epoch: 3, roots: [0], authority: null, hops: 6, maxNodes: 2 })),
+    ).map((r) => `${indexOf(ledger).byNid[r.nid]!.id}@${r.hop}${r.beyond ? ' beyond' : ''}`);
     // Level 1 holds g (newest), e and b: b is cut, so c and d (behind it) are never reached.
     expect(rows).toEqual(['a@0', 'g@1', 'e@1', 'b@1 beyond', 'f@2']);
   });

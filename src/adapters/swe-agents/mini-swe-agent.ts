@@ -4,12 +4,13 @@
  * rendered observation (`<returncode>…</returncode><output>…</output>`, an elided head/tail
  * variant, a timeout notice, or a format-error notice when the turn had no single command).
  */
-import { recogniseShell, type ShellObservation } from './bash-commands.js';
-import { isRecord, textOf } from './content.js';
-import { makeNormaliser, rootsOf } from './paths.js';
-import { TraceBuilder } from './trace-builder.js';
-import type { AdaptedTrace, AdapterOptions } from './types.js';
-import { outputLines } from './view-pipeline.js';
+
+import { isRecord, textOf } from '../content.js';
+import { makeNormaliser, rootsOf } from '../paths.js';
+import { recogniseShell, type ShellObservation } from '../shell/bash-commands.js';
+import { outputLines } from '../shell/view-pipeline.js';
+import { TraceBuilder } from '../trace-builder.js';
+import type { AdaptedTrace, AdapterOptions } from '../types.js';
 
 const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
 

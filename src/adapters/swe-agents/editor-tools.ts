@@ -4,10 +4,10 @@
  * `str_replace_editor` / Anthropic text-editor family (`view`, `create`, `str_replace`, `insert`).
  * Views come from the observation, which numbers every line it shows; writes from the command.
  */
-import type { LineRange } from '../schema/types.js';
-import { parseShell } from './shell-parse.js';
-import type { Effect, FileKnowledge, PathNormaliser, ViewEffect, WriteEffect } from './types.js';
-import { mergeRanges } from './unified-diff.js';
+import type { LineRange } from '../../schema/types.js';
+import { mergeRanges } from '../diff/unified-diff.js';
+import { parseShell } from '../shell/shell-parse.js';
+import type { Effect, FileKnowledge, PathNormaliser, ViewEffect, WriteEffect } from '../types.js';
 
 export interface EditorContext {
   normalise: PathNormaliser;

@@ -1,4 +1,4 @@
-import type { EdgeInput, NodeInput, Transaction } from '../schema/types.js';
+import type { EdgeInput, NodeInput, Transaction } from '../../schema/types.js';
 
 /** One turn of a conversation: who said it, what they said, and the captions of images they shared. */
 export interface ConversationTurn {

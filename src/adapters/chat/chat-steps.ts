@@ -9,13 +9,14 @@
  * "please", "don't", "instead", "make sure", "you should", "stop", "use", …); otherwise it is a
  * `message` (role user). A steering node `plans` the next action.
  */
-import { recogniseShell } from './bash-commands.js';
-import { isRecord } from './content.js';
-import { type EditorInput, editorInputWrites, numberedWindows } from './editor-tools.js';
-import { makeNormaliser, rootsOf } from './paths.js';
-import { type CallInput, TraceBuilder } from './trace-builder.js';
-import type { AdaptedTrace, AdapterOptions, Effect, ViewEffect } from './types.js';
-import { outputLines } from './view-pipeline.js';
+
+import { isRecord } from '../content.js';
+import { makeNormaliser, rootsOf } from '../paths.js';
+import { recogniseShell } from '../shell/bash-commands.js';
+import { outputLines } from '../shell/view-pipeline.js';
+import { type EditorInput, editorInputWrites, numberedWindows } from '../swe-agents/editor-tools.js';
+import { type CallInput, TraceBuilder } from '../trace-builder.js';
+import type { AdaptedTrace, AdapterOptions, Effect, ViewEffect } from '../types.js';
 
 export interface ChatCall {
   /** Provider call id (undefined for legacy single function calls). */

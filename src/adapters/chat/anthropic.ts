@@ -4,9 +4,10 @@
  * A user message may carry tool results and new user text; the results are flattened first so
  * the user text follows the step it answers.
  */
+
+import { isRecord, textOf } from '../content.js';
+import type { AdaptedTrace, AdapterOptions } from '../types.js';
 import { buildChatTrace, type ChatCall, type ChatTurn } from './chat-steps.js';
-import { isRecord, textOf } from './content.js';
-import type { AdaptedTrace, AdapterOptions } from './types.js';
 
 /** Canonical JSON (sorted keys) so the same input always gives the same call body. */
 function stableJson(v: unknown): string {

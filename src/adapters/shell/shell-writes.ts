@@ -4,13 +4,13 @@
  * the command fixes it (line addresses, hunks, located replacements); the new content only when the
  * command spells it out whole.
  */
-import type { LineRange } from '../schema/types.js';
+import type { LineRange } from '../../schema/types.js';
+import { changedRanges, parseUnifiedDiff } from '../diff/unified-diff.js';
+import type { FileKnowledge, WriteEffect } from '../types.js';
 import { getopt } from './getopt.js';
 import { pythonChangedRanges, pythonWriteTargets } from './python-code.js';
 import { sedChangedRanges } from './sed-script.js';
 import type { Pipeline, SimpleCommand } from './shell-parse.js';
-import type { FileKnowledge, WriteEffect } from './types.js';
-import { changedRanges, parseUnifiedDiff } from './unified-diff.js';
 
 export interface WriteEnv {
   resolve(path: string): string;

@@ -4,8 +4,9 @@
  * and the output: `error` means the check could not run (import/collection errors, missing
  * script, timeout), `failed` means it ran and reported a failure.
  */
+
+import type { VerifierStatus } from '../types.js';
 import type { SimpleCommand } from './shell-parse.js';
-import type { VerifierStatus } from './types.js';
 
 const PY = /^(?:\S*\/)?python(?:\d(?:\.\d+)?)?$/;
 const SCRIPT =

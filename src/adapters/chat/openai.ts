@@ -3,9 +3,10 @@
  * tool_calls?: [{id, type: 'function', function: {name, arguments}}], tool_call_id?}]`, plus the
  * legacy `function_call` / `role: 'function'` pair (matched by name and order).
  */
+
+import { isRecord, textOf } from '../content.js';
+import type { AdaptedTrace, AdapterOptions } from '../types.js';
 import { buildChatTrace, type ChatCall, type ChatTurn } from './chat-steps.js';
-import { isRecord, textOf } from './content.js';
-import type { AdaptedTrace, AdapterOptions } from './types.js';
 
 function parseArgs(raw: unknown): { input: unknown; raw: string } {
   if (typeof raw !== 'string') return { input: raw, raw: raw === undefined ? '' : JSON.stringify(raw) };

@@ -4,13 +4,14 @@
  * messages. Actions are either editor commands (see editor-tools.ts) or plain bash. The task is the
  * issue text of the first non-demonstration user message (or `replay_config.problem_statement`).
  */
-import { recogniseShell } from './bash-commands.js';
-import { isRecord, textOf } from './content.js';
+
+import { isRecord, textOf } from '../content.js';
+import { makeNormaliser, rootsOf } from '../paths.js';
+import { recogniseShell } from '../shell/bash-commands.js';
+import { outputLines } from '../shell/view-pipeline.js';
+import { TraceBuilder } from '../trace-builder.js';
+import type { AdaptedTrace, AdapterOptions, Effect } from '../types.js';
 import { recogniseEditorAction, sweAgentTool } from './editor-tools.js';
-import { makeNormaliser, rootsOf } from './paths.js';
-import { TraceBuilder } from './trace-builder.js';
-import type { AdaptedTrace, AdapterOptions, Effect } from './types.js';
-import { outputLines } from './view-pipeline.js';
 
 interface RawStep {
   action: string;

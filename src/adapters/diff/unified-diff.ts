@@ -3,7 +3,7 @@
  * (`patch`, `git apply`). It reads git-style and plain unified diffs and keeps every hunk line with
  * its old/new line number, which is all either caller needs.
  */
-import type { LineRange } from '../schema/types.js';
+import type { LineRange } from '../../schema/types.js';
 
 export interface DiffLine {
   op: ' ' | '-' | '+';

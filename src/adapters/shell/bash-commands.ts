@@ -4,10 +4,10 @@
  * a view is trusted only when its pipeline is the sole part of the command that printed anything,
  * so foreign output can never be mistaken for file lines.
  */
-import { joinPath } from './paths.js';
+import { joinPath } from '../paths.js';
+import type { Effect, FileKnowledge, PathNormaliser, WriteEffect } from '../types.js';
 import { parseShell } from './shell-parse.js';
 import { isSilent, pipelineWrites } from './shell-writes.js';
-import type { Effect, FileKnowledge, PathNormaliser, WriteEffect } from './types.js';
 import { verifierKind, verifierName, verifierStatus } from './verifiers.js';
 import { filterStream, type OutputLines, readView, type Stream, sourceStream } from './view-pipeline.js';
 

@@ -6,11 +6,11 @@
  * end are the displayed lines evidence; otherwise the view is reported as uncertain.
  */
 
+import type { FileKnowledge, ViewEffect } from '../types.js';
 import { getopt } from './getopt.js';
 import { pythonPrintedFile } from './python-code.js';
 import { sedPrintedSpans } from './sed-script.js';
 import type { SimpleCommand } from './shell-parse.js';
-import type { FileKnowledge, ViewEffect } from './types.js';
 
 export type Stream =
   /** Lines carry their own file line number (`   12\ttext`), after `prefixes` grep `N:` prefixes. */

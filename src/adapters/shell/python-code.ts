@@ -3,8 +3,8 @@
  * `Path(p).write_text`, `content.replace(old, new)`, `lines.insert(i, …)`) and to print files.
  * Only literal paths (or names bound once to a literal) are trusted; anything computed is ignored.
  */
-import type { LineRange } from '../schema/types.js';
-import { mergeRanges } from './unified-diff.js';
+import type { LineRange } from '../../schema/types.js';
+import { mergeRanges } from '../diff/unified-diff.js';
 
 /** A Python string literal at `i` (prefixes r/b/u, single/triple quotes); undefined if none or an f-string. */
 export function readPyString(code: string, i: number): { value: string; end: number } | undefined {

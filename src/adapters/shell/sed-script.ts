@@ -4,8 +4,8 @@
  * revision — exactly what `changed` needs. Anything addressed by regex, relative to the end, or
  * branching makes the answer unknowable and yields `undefined`.
  */
-import type { LineRange } from '../schema/types.js';
-import { mergeRanges } from './unified-diff.js';
+import type { LineRange } from '../../schema/types.js';
+import { mergeRanges } from '../diff/unified-diff.js';
 
 type Addr = { line: number } | { last: true } | { regex: string; icase: boolean } | { plus: number } | { other: true };
 

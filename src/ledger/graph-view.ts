@@ -1,0 +1,51 @@
+import type { Engine } from '../engine/engine.js';
+import { rowsOf } from '../engine/rows.js';
+import type { NodeKind, Status } from '../schema/kinds.js';
+import type { EdgeRecord, GraphView, LineRange, NodeRecord } from '../schema/types.js';
+import { edgesAsOfSql, nodesAsOfSql } from '../sql/as-of.js';
+import type { BodyColumns, NodeRow } from './rows.js';
+
+/** The nodes and edges valid at `epoch`, in recording order (the epoch is already checked). */
+export async function readGraphView(engine: Engine, epoch: number): Promise<GraphView> {
+  const nodes = rowsOf<NodeRow & BodyColumns>(await engine.query(nodesAsOfSql(epoch))).map(toNodeRecord);
+  const edges = rowsOf<{
+    kind: string;
+    tx: number;
+    valid_from: number;
+    valid_to: number | null;
+    from_id: string;
+    to_id: string;
+  }>(await engine.query(edgesAsOfSql(epoch))).map(
+    (e): EdgeRecord => ({
+      from: e.from_id,
+      to: e.to_id,
+      kind: e.kind as EdgeRecord['kind'],
+      tx: e.tx,
+      validFrom: e.valid_from,
+      ...(e.valid_to === null ? {} : { validTo: e.valid_to }),
+    }),
+  );
+  return { nodes, edges };
+}
+
+export function toNodeRecord(r: NodeRow & BodyColumns): NodeRecord {
+  // Keys in the commit shape's order, then validity: the same record always serialises the same.
+  const rec: Partial<NodeRecord> & Record<string, unknown> = { id: r.id, kind: r.kind as NodeKind };
+  if (r.status !== null) rec.status = r.status as Status;
+  rec.authority = r.authority;
+  if (r.body !== null) rec.body = r.body;
+  if (r.path !== null) rec.path = r.path;
+  if (r.revision !== null) rec.revision = r.revision;
+  if (r.range_start !== null && r.range_end !== null) rec.range = [r.range_start, r.range_end];
+  if (r.changed !== null) rec.changed = JSON.parse(r.changed) as LineRange[];
+  if (r.verifier !== null) rec.verifier = r.verifier;
+  if (r.tool !== null) rec.tool = r.tool;
+  if (r.role !== null) rec.role = r.role as NodeRecord['role'];
+  if (r.meta !== null) rec.meta = JSON.parse(r.meta) as NodeRecord['meta'];
+  rec.tx = r.tx;
+  rec.validFrom = r.valid_from;
+  if (r.valid_to !== null) rec.validTo = r.valid_to;
+  rec.tokens = r.tokens ?? 0;
+  if (r.body_hash !== null) rec.bodyHash = r.body_hash;
+  return rec as NodeRecord;
+}

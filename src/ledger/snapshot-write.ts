@@ -1,0 +1,33 @@
+import { rowsOf } from '../engine/rows.js';
+import { TABLE_ORDER_KEY, TABLES } from '../schema/ddl.js';
+import { rowsToIPC } from './arrow-rows.js';
+import type { LedgerCore } from './ledger-core.js';
+import { exportTableIPC } from './snapshot-export.js';
+import { encodeSnapshot, SNAPSHOT_FORMAT, type SnapshotManifest } from './snapshot-format.js';
+
+/** Every table as Arrow IPC streams plus a manifest, in one verifiable byte array. */
+export async function writeSnapshot(core: LedgerCore): Promise<Uint8Array> {
+  const { engine, counter } = core.config;
+  const sections: Uint8Array[] = [];
+  const tables: SnapshotManifest['tables'] = [];
+  const counts = {} as SnapshotManifest['counts'];
+  for (const name of TABLES) {
+    const result = await engine.query(`SELECT * FROM ${name} ORDER BY ${TABLE_ORDER_KEY[name]}`);
+    // Re-encoded by our own writer: DuckDB's Arrow export leaves uninitialised bytes under
+    // null slots, which would make equal ledgers differ byte-wise.
+    const bytes = exportTableIPC(name, result) ?? rowsToIPC(name, rowsOf(result));
+    sections.push(bytes);
+    tables.push({ name, bytes: bytes.length, rows: result.numRows });
+    counts[name] = result.numRows;
+  }
+  const manifest: SnapshotManifest = {
+    format: SNAPSHOT_FORMAT,
+    library: 'context-ledger',
+    encoding: counter.encoding,
+    lastTx: core.index.lastTx,
+    lastEpoch: core.index.lastEpoch,
+    counts,
+    tables,
+  };
+  return encodeSnapshot(manifest, sections);
+}
