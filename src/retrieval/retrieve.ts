@@ -118,9 +118,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   // At the last epoch or later every node's latest version is the valid one: exact lookups need
   // no engine call. An earlier epoch asks the engine for the versions valid then.
   const now = q.epoch >= ctx.ledger.lastEpoch ? { index, visible, ledger: ctx.ledger } : null;
-  const exact = on.has('exact')
-    ? await exactChannel(engine, q, now)
-    : { hits: new Map(), missing: [], superseded: 0 };
+  const exact = on.has('exact') ? await exactChannel(engine, q, now) : { hits: new Map(), missing: [], superseded: 0 };
   const names = q.text === null ? [] : queryNames(q.text);
   const lexical = on.has('lexical')
     ? lexicalChannel(index, visible, nodeOf, q, names)
