@@ -188,6 +188,16 @@ describe('the packed tarball', () => {
     expect([...foreign]).toEqual([]);
     expect(mapped).toEqual([]);
   });
+
+  it('publishes no @internal member in its declarations (stripInternal)', async () => {
+    const dist = join(app, 'node_modules/context-ledger/dist');
+    const leaked: string[] = [];
+    for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+      if ((await readFile(join(entry.parentPath, entry.name), 'utf8')).includes('@internal')) leaked.push(entry.name);
+    }
+    expect(leaked).toEqual([]);
+  });
 });
 
 describe('the installed command', () => {
