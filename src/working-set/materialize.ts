@@ -3,6 +3,7 @@ import { LedgerError } from '../errors.js';
 import { type CandidateGraph, loadCandidates } from './load-candidates.js';
 import { readingOrder } from './order.js';
 import { compare, packUnits } from './pack.js';
+import { refText } from './ref-text.js';
 import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
 import { type ResolvedRequest, resolveMaterializeRequest } from './request.js';
 import { assignTiers, currentActions, type TierAssignment } from './tiers.js';
@@ -233,6 +234,3 @@ const signalOf = (p: Placement | undefined): { signal?: string } =>
 
 const isLedgerRecord = (c: Candidate): boolean =>
   c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);
-
-/** How a repeated body is referenced when rendered. */
-export const refText = (id: string): string => `[same content as ${id}]`;
