@@ -6,6 +6,7 @@ export * from './adapters/index.js';
 export { ERROR_CATALOGUE, type ErrorCode, type ErrorDetails, isLedgerError, LedgerError } from './errors.js';
 export { Ledger } from './ledger/ledger.js';
 export type { OpenLedgerOptions } from './ledger/open-ledger.js';
+export type { RerunCandidate } from './ledger/rerun-candidates.js';
 export type { StorageAdapter } from './ledger/storage.js';
 export type { MissingEvidence } from './retrieval/exact-channel.js';
 export { type Embedder, hashedTrigramEmbedder } from './retrieval/hashed-embedder.js';
@@ -39,7 +40,6 @@ export type {
   MessageShape,
   OpenAIMessage,
 } from './working-set/render-messages.js';
-export type { RerunCandidate } from './working-set/rerun.js';
 export type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './working-set/types.js';
 export { validateAnthropicMessages, validateOpenAIMessages } from './working-set/validate-messages.js';
 export { WorkingSet } from './working-set/working-set.js';

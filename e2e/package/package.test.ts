@@ -1,8 +1,9 @@
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into a fresh folder (from the
- * npm cache when it can), then what the README promises, run verbatim against the installed copy:
- * the Node examples, the Workers example under `wrangler dev` on loopback, and the types under
- * node16 and bundler resolution. Run by `npm run test:package` (which builds first).
+ * npm cache when it can) with the RDF subpath's optional peers, then what the README promises,
+ * run verbatim against the installed copy: the Node examples (RDF included), the browser example
+ * built by Vite and run in Chromium, the Workers example under `wrangler dev` on loopback, and the
+ * types under node16 and bundler resolution. Run by `npm run test:package` (which builds first).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium, type Page } from '@playwright/test';
+import { build, createServer as createViteServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -20,7 +23,22 @@ const README = await readFile(join(ROOT, 'README.md'), 'utf8');
 const PKG = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+/**
+ * Debian's Chromium, never a downloaded one; without the background-networking flags it keeps
+ * dialling hosts this closed network refuses (Playwright adds `--headless`).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 /** Keeps wrangler off the network: no metrics, no update check. */
 const OFFLINE_ENV = { WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true' };
 
@@ -47,12 +65,11 @@ function readmeBlocks(): Block[] {
   return blocks;
 }
 
+/** Their examples run in their runtimes, below. */
 const RUNTIME_SECTIONS = ['Cloudflare Workers', 'In the browser'];
-/**
- * Not run here: the RDF example queries a `ledger` from the examples above at epoch 12 and needs
- * the optional peers n3 and Comunica (its own tests cover it).
- */
-const NOT_RUN_SECTIONS = ['Layout', 'RDF, PROV-O and SPARQL (`context-ledger/rdf`)'];
+const NOT_RUN_SECTIONS = ['Layout'];
+/** The RDF subpath's optional peers, installed next to the package at the versions this repository tests. */
+const RDF_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
 
 /**
  * The Node programs: a TypeScript block that imports the package starts one; a block without
@@ -107,7 +124,15 @@ beforeAll(async () => {
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
   await run(
     'npm',
-    ['install', join(tmp, packed!.filename), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    [
+      'install',
+      join(tmp, packed!.filename),
+      ...RDF_PEERS,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+    ],
     { cwd: app, maxBuffer: 1 << 26 },
   );
 }, 300_000);
@@ -123,7 +148,17 @@ describe('the packed tarball', () => {
     expect(tarballFiles).toContain('dist/workerd/index.js');
     expect(tarballFiles).toContain('dist/adapters/index.d.ts');
     expect(tarballFiles).toContain('types/wasm-modules.d.ts');
-    expect(tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo)\//.test(f) || f.includes('/eval'))).toEqual([]);
+    expect(
+      tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo|docs)\//.test(f) || /\/eval|bench|baseline/.test(f)),
+    ).toEqual([]);
+  });
+
+  it('has a README whose links work on the registry page: absolute ones only', () => {
+    // The package sets no `repository` (no public URL is known), so the registry cannot resolve a
+    // relative link or image; code blocks and code spans are not links.
+    const prose = README.replaceAll(/^```[\s\S]*?^```$/gm, '').replaceAll(/`[^`\n]*`/g, '');
+    const targets = [...prose.matchAll(/\]\(([^)\s]+)[^)]*\)/g)].map((m) => m[1]!);
+    expect(targets.filter((t) => !/^(https?:|mailto:|#)/.test(t))).toEqual([]);
   });
 
   it('imports nothing at run time but its dependencies and Node builtins', async () => {
@@ -131,9 +166,12 @@ describe('the packed tarball', () => {
     // Optional peers (the RDF subpath's n3 and Comunica) are loaded on first use, when installed.
     const allowed = new Set([...Object.keys(PKG.dependencies), ...Object.keys(PKG.peerDependencies ?? {})]);
     const foreign = new Set<string>();
+    const mapped: string[] = [];
     for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
       const text = await readFile(join(entry.parentPath, entry.name), 'utf8');
+      // No source map is shipped, so no file may point at one (it would name the unshipped src/).
+      if (/^\/\/# sourceMappingURL=/m.test(text)) mapped.push(entry.name);
       // Static imports and re-exports start a line in emitted code; dynamic ones and requires are calls.
       const specifiers = [
         ...text.matchAll(/^(?:import|export)\b[^'"`;]*?\bfrom\s*["']([^"']+)["']/gm),
@@ -148,23 +186,60 @@ describe('the packed tarball', () => {
       }
     }
     expect([...foreign]).toEqual([]);
+    expect(mapped).toEqual([]);
+  });
+
+  it('publishes no @internal member in its declarations (stripInternal)', async () => {
+    const dist = join(app, 'node_modules/context-ledger/dist');
+    const leaked: string[] = [];
+    for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+      if ((await readFile(join(entry.parentPath, entry.name), 'utf8')).includes('@internal')) leaked.push(entry.name);
+    }
+    expect(leaked).toEqual([]);
   });
 });
 
 describe('the installed command', () => {
-  it('runs from node_modules/.bin: --version, ingest of a transcript, inspect; refuses a non-transcript', async () => {
+  // Its commands at work: the README's command-line block, below.
+  it('runs from node_modules/.bin: --version; refuses a file that is not a transcript', async () => {
     const bin = join(app, 'node_modules/.bin/context-ledger');
     const version = await run(bin, ['--version'], { cwd: app });
     expect(version.stdout.trim()).toBe(JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).version);
-    const trace = join(ROOT, 'test/fixtures/transcripts/mini-swe-agent.traj.json');
-    const ingested = await run(bin, ['ingest', trace, '--out', 'cli-ledger'], { cwd: app, timeout: 120_000 });
-    expect(ingested.stdout).toMatch(/mini-swe-agent, \d+ steps/);
-    const inspected = await run(bin, ['inspect', '--ledger', 'cli-ledger'], { cwd: app, timeout: 120_000 });
-    expect(inspected.stdout).toMatch(/^as of epoch \d+/);
     const refused = await run(bin, ['ingest', join(app, 'package.json'), '--out', 'x'], { cwd: app }).catch((e) => e);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('not a transcript this tool reads');
   }, 300_000);
+});
+
+describe('the README command-line block, run verbatim', () => {
+  it('runs every line (ingest, inspect, materialize, retrieve, replay) with exit 0', async () => {
+    const block = readmeBlocks().find((b) => b.section === 'Command line' && b.lang === 'sh');
+    const lines = block!.code.split('\n').filter((l) => l.startsWith('npx context-ledger '));
+    expect(lines.map((l) => l.split(/\s+/)[2])).toEqual(['ingest', 'inspect', 'materialize', 'retrieve', 'replay']);
+    // The files it names: a mini-swe-agent trajectory and an OpenAI chat. npx finds the installed bin.
+    const dir = join(app, 'cli-readme');
+    await mkdir(dir);
+    await copyFile(join(ROOT, 'test/fixtures/transcripts/mini-swe-agent.traj.json'), join(dir, 'run1.traj.json'));
+    await copyFile(join(ROOT, 'test/fixtures/transcripts/openai-chat.json'), join(dir, 'chat.json'));
+    const out: string[] = [];
+    for (const line of lines) {
+      const { stdout } = await run('sh', ['-c', line], {
+        cwd: dir,
+        timeout: 120_000,
+        env: { ...process.env, npm_config_offline: 'true' },
+      }).catch((e: { stderr: string }) => {
+        throw new Error(`${line}\n${e.stderr}`);
+      });
+      out.push(stdout);
+    }
+    expect(out[0]).toMatch(/^run1\.traj\.json: mini-swe-agent, \d+ steps/m);
+    expect(out[0]).toMatch(/^chat\.json: openai, \d+ steps/m);
+    expect(out[1]).toMatch(/^as of epoch \d+/);
+    expect(out[2]).toMatch(/^epoch \d+: \d+ items, \d+ of 4000 tokens/);
+    expect(JSON.parse(out[3]!)).toHaveProperty('status');
+    expect(out[4]).toMatch(/0 steps with problems/);
+  }, 400_000);
 });
 
 describe('the README, run verbatim against the installed package', () => {
@@ -178,6 +253,7 @@ describe('the README, run verbatim against the installed package', () => {
       'Conversations in',
       'Transcripts in',
       'Transcripts in',
+      'RDF, PROV-O and SPARQL (`context-ledger/rdf`)',
       'Durable storage (Node)',
     ]);
   });
@@ -191,8 +267,10 @@ describe('the README, run verbatim against the installed package', () => {
         await copyFile(join(ROOT, 'test/fixtures/transcripts', f), join(dir, f));
       }
       await writeFile(join(dir, 'example.ts'), code);
-      // Twice: a durable ledger must take a second run (the storage example once failed with DUPLICATE_ID).
-      for (let pass = 0; pass < 2; pass++) {
+      // A durable ledger must take a second run (the storage example once failed with DUPLICATE_ID);
+      // an in-memory one starts afresh, so once is enough.
+      const passes = /\bStorage\(/.test(code) ? 2 : 1;
+      for (let pass = 0; pass < passes; pass++) {
         const { stdout } = await run(join(BIN, 'tsx'), ['example.ts'], { cwd: dir, timeout: 120_000 });
         expect(stdout.trim().split('\n').filter(Boolean).map(normalise)).toEqual(statedOutput(code));
       }
@@ -314,5 +392,107 @@ describe('the README Worker, under wrangler dev on loopback', () => {
     const malformed = await post('/sessions/demo/commit', '{"epoch":');
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { code: string }).code).toMatch(/^[A-Z_]+$/);
+  }, 400_000);
+});
+
+describe('the README browser example, built by Vite and run in Chromium', () => {
+  it('type-checks under the browser condition, builds with no Vite config, commits to OPFS kept across a reload; runs on the dev server', async () => {
+    const block = readmeBlocks().find((b) => b.section === 'In the browser' && b.lang === 'ts');
+    expect(block?.code).toContain("from 'context-ledger'");
+    const dir = join(app, 'web');
+    await mkdir(dir);
+    // The page: the README's code as written, then a report of what the ledger holds for the test.
+    // Errors are caught by a classic script that runs before the module.
+    await writeFile(
+      join(dir, 'index.html'),
+      `<!doctype html><meta charset="utf-8"><title>example</title>
+<script>addEventListener('unhandledrejection', (e) => { window.failed = String(e.reason?.stack ?? e.reason); });
+addEventListener('error', (e) => { window.failed = String(e.error?.stack ?? e.message); });</script>
+<script type="module" src="./example.ts"></script>\n`,
+    );
+    await writeFile(
+      join(dir, 'example.ts'),
+      `${block!.code}
+const view = await ledger.asOf(ledger.lastEpoch);
+(window as unknown as { result: unknown }).result = { lastEpoch: ledger.lastEpoch, bodies: view.nodes.map((n) => n.body) };
+`,
+    );
+    // Its types, as the README says to set them (the browser entry's, by the `browser` condition).
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          module: 'esnext',
+          moduleResolution: 'bundler',
+          customConditions: ['browser'],
+          strict: true,
+          noEmit: true,
+          types: [],
+        },
+        include: ['example.ts'],
+      }),
+    );
+    await run(join(BIN, 'tsc'), ['-p', '.'], { cwd: dir }).catch((e: { stdout: string }) => {
+      throw new Error(e.stdout);
+    });
+    // Vite as a host would run it on the installed package: no config file, default options.
+    await build({ root: dir, configFile: false, logLevel: 'warn' });
+    const assets = await readdir(join(dir, 'dist/assets'));
+    // The four assets the README names, emitted next to the page (no CDN): DuckDB's wasm and worker
+    // script, tiktoken's lite wasm, the o200k_base ranks.
+    const emitted = [
+      'duckdb-eh-.*\\.wasm',
+      'duckdb-browser-eh\\.worker-.*\\.js',
+      'tiktoken_bg-.*\\.wasm',
+      'o200k_base-.*\\.json',
+    ];
+    for (const name of emitted)
+      expect(
+        assets.some((f) => new RegExp(`^${name}$`).test(f)),
+        `${name} in ${assets}`,
+      ).toBe(true);
+
+    const server = await preview({
+      root: dir,
+      configFile: false,
+      logLevel: 'warn',
+      preview: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+    });
+    // And Vite's dev server, with the one option the README says it needs.
+    const dev = await createViteServer({
+      root: dir,
+      configFile: false,
+      // Not 'warn': it serves DuckDB's worker with a source map naming sources duckdb-wasm does not ship.
+      logLevel: 'error',
+      optimizeDeps: { exclude: ['context-ledger'] },
+      server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+    });
+    await dev.listen();
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    try {
+      const outcome = async (page: Page) => {
+        const handle = await page.waitForFunction(
+          () => (window as unknown as { result?: unknown }).result ?? (window as unknown as { failed?: string }).failed,
+          null,
+          { timeout: 120_000 },
+        );
+        return handle.jsonValue();
+      };
+      const page = await browser.newPage();
+      await page.goto(server.resolvedUrls!.local[0]!);
+      expect(await outcome(page)).toEqual({ lastEpoch: 1, bodies: ['hello'] });
+      // A reload opens the same OPFS ledger: the first commit is there, the second adds to it.
+      await page.reload();
+      expect(await outcome(page)).toEqual({ lastEpoch: 2, bodies: ['hello', 'hello'] });
+      // A new browser context has its own, empty OPFS.
+      const devPage = await browser.newPage();
+      await devPage.goto(dev.resolvedUrls!.local[0]!);
+      expect(await outcome(devPage)).toEqual({ lastEpoch: 1, bodies: ['hello'] });
+    } finally {
+      await browser.close();
+      await Promise.all([server.close(), dev.close()]);
+    }
   }, 400_000);
 });

@@ -10,9 +10,9 @@ import {
 import { isLedgerError } from '../errors.js';
 import { compactLedger } from '../storage/compact-ledger.js';
 import { InputError, parse, requiredString, UsageError } from './args.js';
+import type { CliIO } from './io.js';
 import { createLedgerDir } from './ledger-dir.js';
 import { progressBar } from './progress.js';
-import type { CliIO } from './run.js';
 
 export const INGEST_USAGE = `Usage: context-ledger ingest <transcript...> --out DIR [--format F]
 

@@ -2,8 +2,8 @@
 import { type Ledger, readLedger } from '../ledger/ledger.js';
 import type { NodeRecord } from '../schema/types.js';
 import { intOption, parse, requiredString } from './args.js';
+import type { CliIO } from './io.js';
 import { openLedgerDir } from './ledger-dir.js';
-import type { CliIO } from './run.js';
 
 export const INSPECT_USAGE = `Usage: context-ledger inspect --ledger DIR [--epoch E] [--json]
 

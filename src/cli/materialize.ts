@@ -1,8 +1,8 @@
 /** `context-ledger materialize --ledger DIR --budget N`: the working set, explained. */
 import type { WorkingSet } from '../working-set/working-set.js';
 import { intOption, listOption, parse, requiredString, UsageError } from './args.js';
+import type { CliIO } from './io.js';
 import { openLedgerDir } from './ledger-dir.js';
-import type { CliIO } from './run.js';
 
 export const MATERIALIZE_USAGE = `Usage: context-ledger materialize --ledger DIR --budget TOKENS [options]
 

@@ -9,8 +9,8 @@ import { openLedger } from '../entries/node.js';
 import { validateAnthropicMessages, validateOpenAIMessages } from '../working-set/validate-messages.js';
 import { intOption, parse, UsageError } from './args.js';
 import { loadTranscript } from './ingest.js';
+import type { CliIO } from './io.js';
 import { progressBar } from './progress.js';
-import type { CliIO } from './run.js';
 
 export const REPLAY_USAGE = `Usage: context-ledger replay <transcript...> [--budget TOKENS] [--json]
 

@@ -1,8 +1,8 @@
 /** `context-ledger retrieve --ledger DIR --text …`: support, or what is missing, as JSON. */
 import type { LineRange } from '../schema/types.js';
 import { intOption, listOption, parse, requiredString, UsageError } from './args.js';
+import type { CliIO } from './io.js';
 import { openLedgerDir } from './ledger-dir.js';
-import type { CliIO } from './run.js';
 
 export const RETRIEVE_USAGE = `Usage: context-ledger retrieve --ledger DIR [--text T] [options]
 

@@ -8,17 +8,12 @@ import { isLedgerError } from '../errors.js';
 import { InputError, UsageError } from './args.js';
 import { INGEST_USAGE, ingest } from './ingest.js';
 import { INSPECT_USAGE, inspect } from './inspect.js';
+import type { CliIO } from './io.js';
 import { MATERIALIZE_USAGE, materialize } from './materialize.js';
-import type { ProgressSink } from './progress.js';
 import { REPLAY_USAGE, replay } from './replay.js';
 import { RETRIEVE_USAGE, retrieve } from './retrieve.js';
 
-export interface CliIO {
-  stdout(text: string): void;
-  stderr: ProgressSink;
-  /** Relative paths resolve against it. */
-  cwd: string;
-}
+export type { CliIO } from './io.js';
 
 const COMMANDS: Readonly<
   Record<string, { run: (argv: readonly string[], io: CliIO) => Promise<number>; usage: string }>

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
-import { exactSql, supersededCountSql } from '../sql/retrieval-sql.js';
+import { exactSql } from '../sql/retrieval-sql.js';
 import { addHit, type ChannelHits } from './channel.js';
 import type { ResolvedQuery } from './query.js';
 
@@ -26,18 +26,19 @@ export async function exactChannel(
   const hits: ChannelHits = new Map();
   const missing: MissingEvidence[] = [];
   let superseded = 0;
-  for (const c of q.artifacts) {
-    const rows = rowsOf<{
-      nid: number;
-      id: string;
-      revision: string | null;
-      range_start: number | null;
-      range_end: number | null;
-    }>(await engine.query(exactSql(c)));
-    const old = rowsOf<{ n: number; revision: string | null }>(
-      await engine.query(supersededCountSql(q.epoch, q.authority, c.path)),
-    )[0];
-    superseded += old?.n ?? 0;
+  if (q.artifacts.length === 0) return { hits, missing, superseded };
+  const all = rowsOf<{
+    a: number;
+    nid: number | null;
+    revision: string | null;
+    range_start: number | null;
+    range_end: number | null;
+    old: number | null;
+  }>(await engine.query(exactSql(q.epoch, q.authority, q.artifacts)));
+  for (const [a, c] of q.artifacts.entries()) {
+    const rows = all.filter((r) => r.a === a && r.old === null);
+    const old = { n: all.find((r) => r.a === a && r.old !== null)?.old ?? 0 };
+    superseded += old.n;
     let covered = false;
     for (const r of rows) {
       const range = r.range_start !== null && r.range_end !== null ? ([r.range_start, r.range_end] as const) : null;
@@ -50,7 +51,7 @@ export async function exactChannel(
       if (score >= 0.5) covered = true;
       addHit(
         hits,
-        r.nid,
+        r.nid!,
         score,
         `exact: ${c.path}${range ? `:${range[0]}-${range[1]}` : ''}${r.revision ? ` @${r.revision}` : ''}`,
       );
@@ -59,8 +60,8 @@ export async function exactChannel(
       const entry: MissingEvidence = {
         path: c.path,
         reason:
-          (old?.n ?? 0) > 0
-            ? `only superseded evidence covers it (${old!.n} record(s)); read the current revision`
+          old.n > 0
+            ? `only superseded evidence covers it (${old.n} record(s)); read the current revision`
             : rows.length > 0
               ? 'no valid evidence covers this range at this revision'
               : 'no record of this path',

@@ -3,7 +3,7 @@
  * (`context-ledger:<name>`) with two stores: `snapshot` (one entry) and `log` (records under
  * increasing keys). IndexedDB transactions are atomic, so no framing or checksums are needed:
  * an append is one `add`, a compaction one transaction that writes the snapshot and clears the
- * log together.
+ * log together, and recovery is a plain read. The lifecycle is the shared log store's.
  */
 import {
   type BrowserStorage,
@@ -11,6 +11,7 @@ import {
   holdStorageLock,
   resolveBrowserStorageOptions,
 } from './browser-storage.js';
+import { type LogMedium, LogStore } from './log-store.js';
 
 const SNAPSHOT = 'snapshot';
 const LOG = 'log';
@@ -22,81 +23,67 @@ export async function indexedDbStorage(name: string, options: BrowserStorageOpti
   const { compactEvery } = resolveBrowserStorageOptions(name, options);
   const release = await holdStorageLock(name);
   try {
-    const db = await requestResult(openRequest(indexedDbName(name)));
-    return new IndexedDbStorage(name, compactEvery, db, release);
+    const db = await openIndexedDb(indexedDB, name);
+    return new IndexedDbStorage(name, compactEvery, indexedDbMedium(db, name, release));
   } catch (e) {
     release();
     throw e;
   }
 }
 
-function openRequest(dbName: string): IDBOpenDBRequest {
-  const request = indexedDB.open(dbName, 1);
+class IndexedDbStorage extends LogStore implements BrowserStorage {
+  readonly kind = 'indexeddb';
+  constructor(
+    readonly name: string,
+    compactEvery: number,
+    medium: LogMedium,
+  ) {
+    super(medium, compactEvery);
+  }
+}
+
+/** Opens (creating or upgrading) the database of the ledger `name` in `factory`. */
+export function openIndexedDb(factory: IDBFactory, name: string): Promise<IDBDatabase> {
+  const request = factory.open(indexedDbName(name), 1);
   request.onupgradeneeded = () => {
     request.result.createObjectStore(SNAPSHOT);
     request.result.createObjectStore(LOG, { autoIncrement: true });
   };
-  return request;
+  return requestResult(request);
 }
 
-class IndexedDbStorage implements BrowserStorage {
-  readonly kind = 'indexeddb';
-  private records = 0;
-  private closed = false;
-
-  constructor(
-    readonly name: string,
-    private readonly compactEvery: number,
-    private readonly db: IDBDatabase,
-    private readonly release: () => void,
-  ) {}
-
-  get logRecords(): number {
-    return this.records;
-  }
-
-  get compactionDue(): boolean {
-    return this.records >= this.compactEvery;
-  }
-
-  async load(): Promise<{ snapshot: Uint8Array | null; log: Uint8Array[] }> {
-    const tx = this.transaction('readonly');
-    const [snapshot, log] = await Promise.all([
-      requestResult<Uint8Array | undefined>(tx.objectStore(SNAPSHOT).get(SNAPSHOT)),
-      requestResult<Uint8Array[]>(tx.objectStore(LOG).getAll()),
-      completion(tx),
-    ]);
-    this.records = log.length;
-    return { snapshot: snapshot ?? null, log };
-  }
-
-  /** Resolves once the transaction is committed with `strict` durability (flushed to disk). */
-  async append(record: Uint8Array): Promise<void> {
-    const tx = this.transaction('readwrite');
-    tx.objectStore(LOG).add(record.slice());
-    await completion(tx);
-    this.records++;
-  }
-
-  async compact(snapshot: Uint8Array): Promise<void> {
-    const tx = this.transaction('readwrite');
-    tx.objectStore(SNAPSHOT).put(snapshot.slice(), SNAPSHOT);
-    tx.objectStore(LOG).clear();
-    await completion(tx);
-    this.records = 0;
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.db.close();
-    this.release();
-  }
-
-  private transaction(mode: IDBTransactionMode): IDBTransaction {
-    if (this.closed) throw new Error(`${indexedDbName(this.name)}: storage is closed`);
-    return this.db.transaction([SNAPSHOT, LOG], mode, { durability: 'strict' });
-  }
+/** The IndexedDB medium over an open database; `release` frees the ledger's lock on close. */
+export function indexedDbMedium(db: IDBDatabase, name: string, release: () => void): LogMedium {
+  const transaction = (mode: IDBTransactionMode): IDBTransaction =>
+    db.transaction([SNAPSHOT, LOG], mode, { durability: 'strict' });
+  return {
+    where: indexedDbName(name),
+    async recover() {
+      const tx = transaction('readonly');
+      const [snapshot, log] = await Promise.all([
+        requestResult<Uint8Array | undefined>(tx.objectStore(SNAPSHOT).get(SNAPSHOT)),
+        requestResult<Uint8Array[]>(tx.objectStore(LOG).getAll()),
+        completion(tx),
+      ]);
+      return { snapshot: snapshot ?? null, log };
+    },
+    /** Resolves once the transaction is committed with `strict` durability (flushed to disk). */
+    async append(record) {
+      const tx = transaction('readwrite');
+      tx.objectStore(LOG).add(record.slice());
+      await completion(tx);
+    },
+    async compact(snapshot) {
+      const tx = transaction('readwrite');
+      tx.objectStore(SNAPSHOT).put(snapshot.slice(), SNAPSHOT);
+      tx.objectStore(LOG).clear();
+      await completion(tx);
+    },
+    async close() {
+      db.close();
+      release();
+    },
+  };
 }
 
 export function requestResult<T>(request: IDBRequest<T>): Promise<T> {

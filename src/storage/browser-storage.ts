@@ -1,6 +1,7 @@
 /** What the browser's two storages (OPFS, IndexedDB) share: their shape, options and lock. */
 import { LedgerError } from '../errors.js';
 import type { CompactableStorage } from './compact-ledger.js';
+import { resolveCompactEvery } from './log-store.js';
 
 export interface BrowserStorageOptions {
   /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
@@ -31,11 +32,7 @@ export function resolveBrowserStorageOptions(name: string, options: BrowserStora
       reason: 'a file name: no slashes, 1-200 characters',
     });
   }
-  const { compactEvery } = options;
-  if (compactEvery !== undefined && !(Number.isSafeInteger(compactEvery) && compactEvery > 0)) {
-    throw new LedgerError('INVALID_OPTION', { field: 'compactEvery', value: compactEvery });
-  }
-  return { compactEvery: compactEvery ?? 0 };
+  return { compactEvery: resolveCompactEvery(options.compactEvery) };
 }
 
 /**

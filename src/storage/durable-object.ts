@@ -11,6 +11,7 @@
  */
 import { LedgerError } from '../errors.js';
 import type { StorageAdapter } from '../ledger/storage.js';
+import { type LogMedium, LogStore, resolveCompactEvery } from './log-store.js';
 
 /** The part of `DurableObjectTransaction` the adapter uses (the Workers types' names and shapes). */
 export interface DurableObjectKvTransaction {
@@ -64,89 +65,71 @@ export function durableObjectStorage(
   storage: DurableObjectKvStorage,
   options: DurableObjectStorageOptions = {},
 ): DurableObjectLedgerStorage {
-  const { compactEvery } = options;
-  if (compactEvery !== undefined && !(Number.isSafeInteger(compactEvery) && compactEvery > 0)) {
-    throw new LedgerError('INVALID_OPTION', { field: 'compactEvery', value: compactEvery });
-  }
-  return new DurableObjectAdapter(storage, compactEvery ?? 0);
+  return new LogStore(durableObjectMedium(storage), resolveCompactEvery(options.compactEvery));
 }
 
-/** What the adapter knows of the stored keys after `load`, so compaction never reads values back. */
+/** What the medium knows of the stored keys after `recover`, so compaction never reads values back. */
 interface StoredKeys {
   /** Sequence number of the next log record. */
   nextSeq: number;
   /** Keys of every part of every record in the log. */
   logKeys: string[];
-  records: number;
   snapshotChunks: number;
 }
 
-class DurableObjectAdapter implements DurableObjectLedgerStorage {
-  private stored: StoredKeys | null = null;
-
-  constructor(
-    private readonly storage: DurableObjectKvStorage,
-    private readonly compactEvery: number,
-  ) {}
-
-  get logRecords(): number {
-    return this.stored?.records ?? 0;
-  }
-
-  get compactionDue(): boolean {
-    return this.logRecords >= this.compactEvery;
-  }
-
-  async load(): Promise<{ snapshot: Uint8Array | null; log: Uint8Array[] }> {
-    const meta = await this.storage.get(SNAPSHOT_META);
-    const snapshotChunks =
-      meta === undefined ? new Map<string, unknown>() : await this.storage.list({ prefix: SNAPSHOT_CHUNK });
-    const snapshot = meta === undefined ? null : joinSnapshot(meta, snapshotChunks);
-    const log = await this.storage.list({ prefix: LOG });
-    const { records, lastSeq } = groupLog(log);
-    this.stored = {
-      nextSeq: lastSeq + 1,
-      logKeys: [...log.keys()],
-      records: records.length,
-      snapshotChunks: snapshotChunks.size,
-    };
-    return { snapshot, log: records };
-  }
-
-  async append(record: Uint8Array): Promise<void> {
-    const stored = this.loaded();
-    const entries = chunks(record).map((part, i): [string, Uint8Array] => [logKey(stored.nextSeq, i), part]);
-    if (entries.length <= KEYS_PER_CALL) {
-      // One put is atomic: the record is stored whole or not at all.
-      await this.storage.put(Object.fromEntries(entries));
-    } else {
-      await this.storage.transaction(async (txn) => {
-        for (const group of groupsOf(entries)) await txn.put(Object.fromEntries(group));
+/**
+ * The Durable Object medium. Every write is one atomic `put` or one `transaction`, so a failed
+ * write leaves nothing behind and recovery is a plain read that checks no record is missing.
+ */
+function durableObjectMedium(storage: DurableObjectKvStorage): LogMedium {
+  let stored: StoredKeys | null = null;
+  const loaded = (): StoredKeys => {
+    if (stored === null) throw new Error('durable object storage: load() must run before append() or compact()');
+    return stored;
+  };
+  return {
+    where: 'durable object storage',
+    async recover() {
+      stored = null;
+      const meta = await storage.get(SNAPSHOT_META);
+      const snapshotChunks =
+        meta === undefined ? new Map<string, unknown>() : await storage.list({ prefix: SNAPSHOT_CHUNK });
+      const snapshot = meta === undefined ? null : joinSnapshot(meta, snapshotChunks);
+      const log = await storage.list({ prefix: LOG });
+      const { records, lastSeq } = groupLog(log);
+      stored = { nextSeq: lastSeq + 1, logKeys: [...log.keys()], snapshotChunks: snapshotChunks.size };
+      return { snapshot, log: records };
+    },
+    async append(record) {
+      const keys = loaded();
+      const entries = chunks(record).map((part, i): [string, Uint8Array] => [logKey(keys.nextSeq, i), part]);
+      if (entries.length <= KEYS_PER_CALL) {
+        // One put is atomic: the record is stored whole or not at all.
+        await storage.put(Object.fromEntries(entries));
+      } else {
+        await storage.transaction(async (txn) => {
+          for (const group of groupsOf(entries)) await txn.put(Object.fromEntries(group));
+        });
+      }
+      keys.nextSeq++;
+      for (const [key] of entries) keys.logKeys.push(key);
+    },
+    async compact(snapshot) {
+      const keys = loaded();
+      const parts = chunks(snapshot);
+      const stale = [...keys.logKeys];
+      for (let i = parts.length; i < keys.snapshotChunks; i++) stale.push(chunkKey(i));
+      const written: Array<[string, unknown]> = parts.map((part, i) => [chunkKey(i), part]);
+      written.push([SNAPSHOT_META, { chunks: parts.length, bytes: snapshot.length } satisfies SnapshotMeta]);
+      await storage.transaction(async (txn) => {
+        for (const group of groupsOf(stale)) await txn.delete(group);
+        for (const group of groupsOf(written)) await txn.put(Object.fromEntries(group));
       });
-    }
-    stored.nextSeq++;
-    stored.records++;
-    for (const [key] of entries) stored.logKeys.push(key);
-  }
-
-  async compact(snapshot: Uint8Array): Promise<void> {
-    const stored = this.loaded();
-    const parts = chunks(snapshot);
-    const stale = [...stored.logKeys];
-    for (let i = parts.length; i < stored.snapshotChunks; i++) stale.push(chunkKey(i));
-    const written: Array<[string, unknown]> = parts.map((part, i) => [chunkKey(i), part]);
-    written.push([SNAPSHOT_META, { chunks: parts.length, bytes: snapshot.length } satisfies SnapshotMeta]);
-    await this.storage.transaction(async (txn) => {
-      for (const group of groupsOf(stale)) await txn.delete(group);
-      for (const group of groupsOf(written)) await txn.put(Object.fromEntries(group));
-    });
-    this.stored = { nextSeq: stored.nextSeq, logKeys: [], records: 0, snapshotChunks: parts.length };
-  }
-
-  private loaded(): StoredKeys {
-    if (this.stored === null) throw new Error('durable object storage: load() must run before append() or compact()');
-    return this.stored;
-  }
+      stored = { nextSeq: keys.nextSeq, logKeys: [], snapshotChunks: parts.length };
+    },
+    // One ledger per Durable Object and no lock to release: the object itself is the single writer.
+    close: async () => undefined,
+  };
 }
 
 /** `bytes` cut into CHUNK_BYTES pieces (one empty piece for empty bytes, so a record always has a key). */

@@ -1,12 +1,13 @@
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
-import { loadCandidates } from './load-candidates.js';
+import { type CandidateGraph, loadCandidates } from './load-candidates.js';
 import { readingOrder } from './order.js';
 import { compare, packUnits } from './pack.js';
+import { refText } from './ref-text.js';
 import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
-import { resolveMaterializeRequest } from './request.js';
+import { type ResolvedRequest, resolveMaterializeRequest } from './request.js';
 import { assignTiers, currentActions, type TierAssignment } from './tiers.js';
-import type { Candidate, ExplanationRecord, MaterializeRequest, WorkingSetItem } from './types.js';
+import type { Candidate, ExplanationRecord, MaterializeRequest, Unit, WorkingSetItem } from './types.js';
 import { buildUnits } from './units.js';
 import { WorkingSet } from './working-set.js';
 
@@ -17,6 +18,11 @@ export interface MaterializeContext {
   nidOf(id: string): number | undefined;
   idOf(nid: number): string | undefined;
   countTokens(text: string): number;
+  /** The ledger's last transaction: with `cacheOwner`, what keys the ranking cache. */
+  lastTx?: number;
+  /** When given (the ledger itself), the last ranking is kept for it and reused while neither
+   * the ledger nor the request (budget aside) changed. */
+  cacheOwner?: object;
 }
 
 /**
@@ -31,24 +37,7 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: `roots[${i}]`, id });
     });
   }
-  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
-  const current = currentActions(graph.candidates);
-  const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
-  // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
-  // projection protects what it cites) but are never shown — no recaps of earlier contexts.
-  const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
-  const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
-  const refCost = ctx.countTokens(refText('x'.repeat(24)));
-  const coveredBy = new Map<number, number[]>();
-  for (const e of graph.edges) {
-    const result = graph.candidates.get(e.src);
-    if (e.kind !== 'cites' || result?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence')
-      continue;
-    // An elided output (the tool dropped its middle) holds lines no view carries: its tail.
-    if (result.meta?.elided === true) continue;
-    coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
-  }
-  const placement = rankUnits(units, relevanceQuery(shown, tiers));
+  const { graph, tiers, units, unanswered, coveredBy, placement, refCost } = await ranked(ctx, req);
   const { included, excluded } = packUnits(units, req.budget, refCost, coveredBy, placement);
   const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)));
 
@@ -67,7 +56,8 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     };
     const evidence = coveredBy.get(m.nid);
     if (m.bodyHash !== null && evidence?.every((e) => includedNids.has(e)) && m.tokens > refCost) {
-      // A file view whose lines the working set already shows as exact evidence.
+      // A file view whose lines the working set already shows as exact evidence, or a file
+      // revision whose content the command that wrote it shows.
       item.ref = ctx.idOf(Math.min(...evidence))!;
       item.tokens = refCost;
     } else if (m.bodyHash !== null) {
@@ -84,7 +74,8 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     if (m.status !== null) item.status = m.status;
     if (m.path !== null) item.path = m.path;
     if (m.revision !== null) item.revision = m.revision;
-    if (m.range !== null) item.range = m.range;
+    // A copy: the candidate is shared with later calls through the ranking cache.
+    if (m.range !== null) item.range = [m.range[0], m.range[1]];
     if (m.verifier !== null) item.verifier = m.verifier;
     if (m.tool !== null) item.tool = m.tool;
     if (m.role !== null) item.role = m.role;
@@ -147,6 +138,73 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   });
 }
 
+/** Everything the materializer decides before the budget: the closure, tiers, units and the
+ * ranked order. Packing is the only step that depends on the budget. */
+interface Ranked {
+  graph: CandidateGraph;
+  tiers: Map<number, TierAssignment>;
+  units: Unit[];
+  unanswered: Candidate[];
+  coveredBy: Map<number, number[]>;
+  placement: Map<string, Placement>;
+  refCost: number;
+}
+
+/**
+ * The last ranking, keyed by the ledger's state (its last transaction) and every request field
+ * but the budget: a host that materializes the same moment at several budgets — a smaller set
+ * for a cheaper model, a retry after the provider refused a request, the replay evaluation's
+ * budget sweep — pays for the closure and the ranking once. Read-only once built.
+ */
+const rankedCache = new WeakMap<object, { key: string; ranked: Promise<Ranked> }>();
+
+function ranked(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
+  const owner = ctx.cacheOwner;
+  const key = JSON.stringify([ctx.lastTx, req.epoch, req.roots, req.authority, req.hops, req.maxNodes]);
+  const hit = owner === undefined ? undefined : rankedCache.get(owner);
+  if (hit?.key === key) return hit.ranked;
+  const out = rank(ctx, req);
+  if (owner !== undefined) {
+    rankedCache.set(owner, { key, ranked: out });
+    // A failed load is not remembered.
+    out.catch(() => {
+      if (rankedCache.get(owner)?.ranked === out) rankedCache.delete(owner);
+    });
+  }
+  return out;
+}
+
+async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
+  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
+  const current = currentActions(graph.candidates);
+  const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
+  // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
+  // projection protects what it cites) but are never shown — no recaps of earlier contexts.
+  const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
+  const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
+  const refCost = ctx.countTokens(refText('x'.repeat(24)));
+  const coveredBy = new Map<number, number[]>();
+  for (const e of graph.edges) {
+    const result = graph.candidates.get(e.src);
+    if (e.kind !== 'cites' || result?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence')
+      continue;
+    // An elided output (the tool dropped its middle) holds lines no view carries: its tail.
+    if (result.meta?.elided === true) continue;
+    coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
+  }
+  for (const e of graph.edges) {
+    // A file written whole by a command (a here-doc, `printf … >`) has its content in the
+    // command's own text: shown once, in the call, with the revision a reference to it.
+    const call = graph.candidates.get(e.src);
+    const rev = graph.candidates.get(e.dst);
+    if (e.kind !== 'mutates' || call?.kind !== 'tool_call' || rev?.kind !== 'artifact_revision') continue;
+    if (rev.body === null || call.body === null || rev.bodyHash === call.bodyHash || rev.tokens <= refCost) continue;
+    if (call.body.includes(rev.body) && !coveredBy.has(rev.nid)) coveredBy.set(rev.nid, [call.nid]);
+  }
+  const placement = rankUnits(units, relevanceQuery(shown, tiers));
+  return { graph, tiers, units, unanswered, coveredBy, placement, refCost };
+}
+
 /** What the ranked tiers are ranked against: the text of the open tasks, steering, unresolved
  * claims and the current action (its thought and commands; tiers 0–2), and the paths open work
  * touches. */
@@ -155,14 +213,19 @@ function relevanceQuery(
   tiers: ReadonlyMap<number, TierAssignment>,
 ): RelevanceQuery {
   const text: string[] = [];
+  const focus: string[] = [];
   const paths = new Set<string>();
   for (const c of [...shown.values()].sort((a, b) => a.nid - b.nid)) {
     const tier = tiers.get(c.nid)!.tier;
+    // Open work's paths, and the files the agent has changed (each path's latest revision is
+    // valid): where the next action most likely reads or edits again.
     if (tier < RANKED_FROM_TIER && c.path !== null) paths.add(c.path);
     // A result's output is evidence, not intent: a long test log would otherwise be the query.
-    if (tier <= 2 && c.body !== null && c.kind !== 'tool_result') text.push(c.body);
+    if (c.body === null || c.kind === 'tool_result') continue;
+    if (tier < 2) text.push(c.body);
+    else if (tier === 2) focus.push(c.body);
   }
-  return { text: text.join('\n'), paths };
+  return { text: text.join('\n'), focus: focus.join('\n'), paths };
 }
 
 /** The signal that placed a ranked unit, and its rank in that channel. */
@@ -171,6 +234,3 @@ const signalOf = (p: Placement | undefined): { signal?: string } =>
 
 const isLedgerRecord = (c: Candidate): boolean =>
   c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);
-
-/** How a repeated body is referenced when rendered. */
-export const refText = (id: string): string => `[same content as ${id}]`;

@@ -1,4 +1,5 @@
-import { refText } from './materialize.js';
+import type { NodeKind } from '../schema/kinds.js';
+import { refText } from './ref-text.js';
 import { toolIdMapper } from './tool-ids.js';
 import type { WorkingSetItem } from './types.js';
 
@@ -27,15 +28,8 @@ type Turn =
   | { kind: 'assistant'; text: string | null; calls: Array<{ id: string; name: string; input: string }> }
   | { kind: 'results'; results: Array<{ id: string; content: string; error: boolean }>; text: string | null };
 
-const CONTEXT_KINDS = new Set([
-  'task',
-  'steering',
-  'claim',
-  'evidence',
-  'artifact_revision',
-  'verifier_outcome',
-  'message',
-]);
+/** The action log renders as turns; every other kind (a new one too) goes into the context message. */
+const ACTION_LOG_KINDS: ReadonlySet<string> = new Set<NodeKind>(['action', 'tool_call', 'tool_result']);
 
 /**
  * Turns the items (already in reading order, every call with its results) into turns: one
@@ -75,7 +69,7 @@ function toTurns(items: readonly WorkingSetItem[]): Turn[] {
     pendingAssistant = null;
   };
   for (const i of items) {
-    if (CONTEXT_KINDS.has(i.kind) || (i.kind === 'tool_result' && !answered.has(i.id))) {
+    if (!ACTION_LOG_KINDS.has(i.kind) || (i.kind === 'tool_result' && !answered.has(i.id))) {
       context.push(contextBlock(i, bodyOf(i)));
       continue;
     }

@@ -1,3 +1,4 @@
+import { EDGE_JOINS } from '../schema/kinds.js';
 import type { Transaction } from '../schema/types.js';
 import {
   type AnthropicMessage,
@@ -8,7 +9,8 @@ import {
 } from './render-messages.js';
 import type { ExplanationRecord, WorkingSetItem } from './types.js';
 
-const CITABLE = new Set(['evidence', 'artifact_revision', 'tool_result', 'message', 'claim', 'task', 'steering']);
+/** What a `cites` edge may point at: the schema's rule, so committed records always validate. */
+const CITABLE: ReadonlySet<string> = new Set(EDGE_JOINS.cites.to);
 
 /**
  * A materialized working set. Plain data (items, tokens, budget, graphTruncated, explanation)

@@ -19,7 +19,7 @@ const CONFIGS = {
   'without nodejs_compat': join(ROOT, 'test/rdf/workerd/wrangler.no-compat.jsonc'),
 };
 
-type Step<T> = { ok: true; value: T } | { ok: false; code: string | null; message: string };
+type Step<T> = { ok: true; value: T } | { ok: false; code: string | null; message: string; ledgerError: boolean };
 interface Outcome {
   view: Step<number>;
   jsonld: Step<number>;
@@ -27,6 +27,9 @@ interface Outcome {
   nquads: Step<number>;
   sparql: Step<string[]>;
   badSparql: Step<unknown>;
+  badOptions: Step<unknown>;
+  badModule: Step<unknown>;
+  badCommit: Step<unknown>;
 }
 
 const workers = new Map<string, RunningWorker>();
@@ -67,7 +70,12 @@ it.each(Object.keys(CONFIGS))(
     expect(out.turtle).toEqual({ ok: true, value: (await toRdf(ledger, { epoch: 3, format: 'turtle' })).length });
     expect(out.nquads).toEqual({ ok: true, value: (await rdfView(ledger, { epoch: 3 })).length });
     expect(out.sparql).toEqual({ ok: true, value: [`${nodeIri('claim:reply').value} ${nodeIri('ev:doc').value}`] });
-    expect(out.badSparql).toMatchObject({ ok: false, code: 'INVALID_QUERY' });
+    // One LedgerError class per runtime: thrown by the rdf subpath, the Workers entry or the core,
+    // an error is `instanceof` the class the package root exports (the entry once bundled its own).
+    expect(out.badSparql).toMatchObject({ ok: false, code: 'INVALID_QUERY', ledgerError: true });
+    expect(out.badOptions).toMatchObject({ ok: false, code: 'INVALID_OPTION', ledgerError: true });
+    expect(out.badModule).toMatchObject({ ok: false, code: 'ASSET_UNAVAILABLE', ledgerError: true });
+    expect(out.badCommit).toMatchObject({ ok: false, code: 'INVALID_NODE_KIND', ledgerError: true });
   },
   240_000,
 );

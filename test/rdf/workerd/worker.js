@@ -1,9 +1,10 @@
 /**
  * GET /rdf → what `context-ledger/rdf` does inside workerd, step by step, as JSON: each step is
- * `{ ok: true, value }` or `{ ok: false, code, message }`, so the test (and the README) can say
- * exactly what works there.
+ * `{ ok: true, value }` or `{ ok: false, code, message, ledgerError }`, so the test (and the
+ * README) can say exactly what works there. `ledgerError` is `instanceof LedgerError` with the
+ * class the package root exports: the Workers entry, the core and the rdf subpath share it.
  */
-import { openLedger } from 'context-ledger';
+import { LedgerError, openLedger } from 'context-ledger';
 import { rdfView, sparql, toRdf } from 'context-ledger/rdf';
 import { commitFixture } from '../fixture.js';
 
@@ -19,7 +20,12 @@ async function step(fn) {
   try {
     return { ok: true, value: await fn() };
   } catch (e) {
-    return { ok: false, code: e?.code ?? null, message: String(e?.message ?? e) };
+    return {
+      ok: false,
+      code: e?.code ?? null,
+      message: String(e?.message ?? e),
+      ledgerError: e instanceof LedgerError,
+    };
   }
 }
 
@@ -39,6 +45,10 @@ export default {
           return r.type === 'bindings' ? r.rows.map((row) => `${row.claim?.value} ${row.evidence?.value}`) : r;
         }),
         badSparql: await step(() => sparql(ledger, 'SELECT ?x WHERE { ?x')),
+        // Thrown by the Workers entry's own code, and by the core under it.
+        badOptions: await step(() => openLedger(null)),
+        badModule: await step(() => openLedger({ duckdbModule: null })),
+        badCommit: await step(() => ledger.commit({ epoch: 9, nodes: [{ id: 'x', kind: 'thought' }] })),
       };
       return Response.json(out);
     } finally {

@@ -1,0 +1,129 @@
+/**
+ * The direction of dependencies in src/ (checked by `npm run lint`, which CI runs):
+ *
+ *   errors, schema  ←  engine, runtime, tokenizer  ←  sql  ←  ledger core, working-set,
+ *   retrieval, rerank  ←  facade (ledger.ts, open-ledger.ts)  ←  storage,
+ *   rdf  ←  entries, index.ts, cli
+ *
+ * Adapters are pure parsers: they see only the schema. No file cycles anywhere. Type-only
+ * imports count: a reader follows them just the same.
+ *
+ * Known exceptions (files other sessions were reshaping when this was set up; each names its
+ * file and goes once the file is fixed):
+ * - src/ledger/ledger-config.ts resolves the default embedder from retrieval/hashed-embedder.ts
+ *   (ledger core → retrieval).
+ * - src/working-set/relevance.ts uses retrieval/text-terms.ts (the lexical channel's terms).
+ * - working-set and retrieval read ledger/rows.ts, the row types of the tables (a types-only leaf
+ *   of the ledger core that belongs under schema/); src/working-set/load-candidates.ts and
+ *   src/retrieval/retrieve.ts import it.
+ */
+const FACADE = '^src/ledger/(ledger|open-ledger)[.]ts$';
+const LEDGER_CORE_NOT_FACADE = '^src/ledger/(?!(ledger|open-ledger)[.]ts$)';
+/** Known exceptions of the ledger core: which retrieval file each may use. */
+const CORE_USES_RETRIEVAL = {
+  'ledger-config': 'hashed-embedder',
+};
+const ABOVE_ENGINE = '^src/(sql|ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
+const ABOVE_SQL = '^src/(ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
+const ABOVE_FACADE = '^src/(storage|rdf|adapters|entries|cli|index[.]ts)';
+const ENTRIES = '^src/(entries|cli|index[.]ts)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A file cycle makes every file in it depend on all the others.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'schema-is-the-bottom',
+      severity: 'error',
+      comment: 'errors.ts and schema/ depend on nothing else of the library.',
+      from: { path: '^src/(errors[.]ts|schema/)' },
+      to: { path: '^src/', pathNot: '^src/(errors[.]ts|schema/)' },
+    },
+    {
+      name: 'engine-below-sql',
+      severity: 'error',
+      comment: 'engine/, runtime/ and tokenizer/ run DuckDB, assets and tiktoken; they know no query or ledger.',
+      from: { path: '^src/(engine|runtime|tokenizer)/' },
+      to: { path: ABOVE_ENGINE },
+    },
+    {
+      name: 'sql-below-ledger',
+      severity: 'error',
+      comment: 'sql/ builds query text from the schema; the ledger, working set and retrieval call it.',
+      from: { path: '^src/sql/' },
+      to: { path: ABOVE_SQL },
+    },
+    {
+      name: 'core-below-facade',
+      severity: 'error',
+      comment: 'The ledger core, working-set, retrieval and rerank never reach up to the facade or past it.',
+      from: { path: `${LEDGER_CORE_NOT_FACADE}|^src/(working-set|retrieval|rerank)/` },
+      to: { path: `${FACADE}|${ABOVE_FACADE}` },
+    },
+    {
+      name: 'ledger-core-not-operations',
+      severity: 'error',
+      comment: 'The ledger core records and replays; the facade composes it with materialize and retrieve.',
+      from: { path: LEDGER_CORE_NOT_FACADE, pathNot: `^src/ledger/(${Object.keys(CORE_USES_RETRIEVAL).join('|')})[.]ts$` },
+      to: { path: '^src/(working-set|retrieval)/' },
+    },
+    ...Object.entries(CORE_USES_RETRIEVAL).map(([file, allowed]) => ({
+      name: `known-exception-${file}`,
+      severity: 'error',
+      comment: `Known exception: src/ledger/${file}.ts uses retrieval/${allowed}.ts and nothing else of retrieval or working-set.`,
+      from: { path: `^src/ledger/${file}[.]ts$` },
+      to: { path: '^src/(working-set|retrieval)/', pathNot: `^src/retrieval/${allowed}[.]ts$` },
+    })),
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import the cruiser cannot resolve would hide its edge from every rule above.',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true, pathNot: '^(node:|cloudflare:)' },
+    },
+    {
+      name: 'working-set-not-retrieval',
+      severity: 'error',
+      comment: 'Known exception: src/working-set/relevance.ts uses retrieval/text-terms.ts.',
+      from: { path: '^src/working-set/' },
+      to: { path: '^src/(retrieval|rerank)/', pathNot: '^src/retrieval/text-terms[.]ts$' },
+    },
+    {
+      name: 'retrieval-not-working-set',
+      severity: 'error',
+      from: { path: '^src/(retrieval|rerank)/' },
+      to: { path: '^src/working-set/' },
+    },
+    {
+      name: 'operations-read-only-rows-of-the-core',
+      severity: 'error',
+      comment:
+        'Known exception: working-set and retrieval read ledger/rows.ts (row types, a types-only leaf that belongs under schema/).',
+      from: { path: '^src/(working-set|retrieval|rerank)/' },
+      to: { path: '^src/ledger/', pathNot: '^src/ledger/rows[.]ts$' },
+    },
+    {
+      name: 'facade-below-entries',
+      severity: 'error',
+      from: { path: `${FACADE}|^src/(storage|rdf)/` },
+      to: { path: ENTRIES },
+    },
+    {
+      name: 'adapters-see-only-the-schema',
+      severity: 'error',
+      comment: 'Adapters parse transcripts into transactions: pure functions over the schema.',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/', pathNot: '^src/(adapters/|schema/|errors[.]ts)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
