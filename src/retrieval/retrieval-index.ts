@@ -11,7 +11,7 @@ import { grow, TermPostings } from './term-postings.js';
 export interface LedgerNodes {
   readonly byNid: ReadonlyArray<NodeRow | undefined>;
   /** Body key by content hash. */
-  readonly bodyKeys: ReadonlyMap<string, number>;
+  readonly bodyKeys: { get(hash: string): number | undefined };
   readonly nextNid: number;
   readonly nextBkey: number;
   readonly nextEkey: number;
