@@ -10,8 +10,8 @@
  *
  * Known exceptions (files other sessions were reshaping when this was set up; each names its
  * file and goes once the file is fixed):
- * - src/ledger/ledger-core.ts holds the retrieval SearchIndex, and src/ledger/ledger-config.ts
- *   resolves the default embedder from retrieval/hashed-embedder.ts (ledger core → retrieval).
+ * - src/ledger/ledger-config.ts resolves the default embedder from retrieval/hashed-embedder.ts
+ *   (ledger core → retrieval).
  * - src/working-set/relevance.ts uses retrieval/text-terms.ts (the lexical channel's terms).
  * - working-set and retrieval read ledger/rows.ts, the row types of the tables (a types-only leaf
  *   of the ledger core that belongs under schema/); src/working-set/load-candidates.ts and
@@ -21,7 +21,6 @@ const FACADE = '^src/ledger/(ledger|open-ledger)[.]ts$';
 const LEDGER_CORE_NOT_FACADE = '^src/ledger/(?!(ledger|open-ledger)[.]ts$)';
 /** Known exceptions of the ledger core: which retrieval file each may use. */
 const CORE_USES_RETRIEVAL = {
-  'ledger-core': 'search-index',
   'ledger-config': 'hashed-embedder',
 };
 const ABOVE_ENGINE = '^src/(sql|ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';

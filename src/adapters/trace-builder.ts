@@ -8,6 +8,7 @@ import { LIMITS } from '../schema/limits.js';
 import type { EdgeInput, LineRange, NodeInput, Transaction } from '../schema/types.js';
 import { isUsablePath } from './paths.js';
 import type { AdaptedTrace, AdapterOptions, AdapterStats, Effect, FileKnowledge, PreImage } from './types.js';
+import { wellFormedTransaction } from './well-formed.js';
 
 /** Body of the result paired with a call that was never answered. */
 export const NO_RESULT_BODY = '[no result recorded]';
@@ -384,6 +385,12 @@ export class TraceBuilder implements FileKnowledge {
   }
 
   finish(): AdaptedTrace {
-    return { transactions: this.transactions, stats: this.stats, preImages: this.preImages };
+    const transactions = this.transactions.map((tx) => {
+      const clean = wellFormedTransaction(tx);
+      if (clean !== tx)
+        this.warn(tx.epoch, 'text made well-formed (lone surrogates → U+FFFD, byte-order marks dropped)');
+      return clean;
+    });
+    return { transactions, stats: this.stats, preImages: this.preImages };
   }
 }

@@ -1,9 +1,9 @@
 /**
  * Statements every new database runs before anything else. Any extension LOAD or autoload whose
  * download fails hangs the process forever (measured: even against a closed local port), so
- * autoloading is switched off first. The library never loads an extension: BM25 and cosine run
- * as plain SQL over derived tables (src/retrieval/search-index.ts builds them,
- * src/sql/retrieval-sql.ts queries them).
+ * autoloading is switched off first. The library never loads an extension: BM25 runs in memory
+ * over postings kept at commit (src/retrieval/retrieval-index.ts) and cosine as plain SQL over a
+ * derived vector table (src/retrieval/body-vectors.ts).
  */
 export const HANG_SAFE_SETTINGS: readonly string[] = [
   'SET autoload_known_extensions = false',

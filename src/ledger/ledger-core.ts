@@ -1,4 +1,3 @@
-import type { SearchIndex } from '../retrieval/search-index.js';
 import { CREATE_TABLES, TABLES } from '../schema/ddl.js';
 import type { LedgerConfig } from './ledger-config.js';
 import { LedgerIndex } from './ledger-index.js';
@@ -27,12 +26,10 @@ export interface LedgerCore {
   readonly index: LedgerIndex;
   readonly queue: OpQueue;
   readonly hooks: CommitHook[];
-  /** Derived BM25/vector tables, built on first retrieval (never in snapshots). */
-  searchIndex: SearchIndex | null;
 }
 
 /** A core over a fresh database: creates the tables. */
 export async function createCore(config: LedgerConfig): Promise<LedgerCore> {
   for (const name of TABLES) await config.engine.run(CREATE_TABLES[name]);
-  return { config, index: new LedgerIndex(), queue: new OpQueue(), hooks: [], searchIndex: null };
+  return { config, index: new LedgerIndex(), queue: new OpQueue(), hooks: [] };
 }

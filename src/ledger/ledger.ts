@@ -1,8 +1,9 @@
 import type { Engine } from '../engine/engine.js';
 import { asLedgerError } from '../errors.js';
+import { BodyVectors } from '../retrieval/body-vectors.js';
 import type { RetrievalQuery } from '../retrieval/query.js';
+import { RetrievalIndex } from '../retrieval/retrieval-index.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
-import { SearchIndex } from '../retrieval/search-index.js';
 import { copyInput } from '../schema/copy-input.js';
 import { checkRequestText } from '../schema/text-rule.js';
 import type { GraphView, Receipt, Transaction } from '../schema/types.js';
@@ -33,9 +34,16 @@ let unwrap: (ledger: Ledger) => LedgerCore;
  */
 export class Ledger {
   readonly #core: LedgerCore;
+  /** Retrieval's postings and adjacency (kept at commit) and body vectors (built on first use);
+   * derived, never in snapshots. Commits made before the facade existed (a restore's log
+   * replay) are read from the tables by the first retrieval. */
+  readonly #retrieval: { index: RetrievalIndex; vectors: BodyVectors | null };
 
   private constructor(core: LedgerCore) {
     this.#core = core;
+    const index = new RetrievalIndex();
+    this.#retrieval = { index, vectors: null };
+    core.hooks.push({ committed: (plan) => index.onCommit(plan.bodies, plan.edges) });
   }
 
   static {
@@ -142,17 +150,25 @@ export class Ledger {
    */
   retrieve(query: RetrievalQuery): Promise<RetrievalResult> {
     const core = this.#core;
+    const retrieval = this.#retrieval;
     const { config, index } = core;
     return core.queue.run(() => {
       checkRequestText(query);
       return retrieve(
         {
           engine: config.engine,
-          lastEpoch: index.lastEpoch,
+          ledger: index,
           nidOf: (id) => index.nodes.get(id)?.nid,
           idOf: (nid) => index.byNid[nid]?.id,
-          searchIndex: async () =>
-            (core.searchIndex ??= await SearchIndex.create(config.engine, config.embedder, () => index.nextBkey)),
+          index: async () => {
+            await retrieval.index.catchUp(config.engine, index);
+            return retrieval.index;
+          },
+          vectors: async () => {
+            retrieval.vectors ??= await BodyVectors.create(config.engine, config.embedder, () => index.nextBkey);
+            await retrieval.vectors.catchUp();
+            return retrieval.vectors;
+          },
           embedder: config.embedder,
         },
         query,

@@ -1,9 +1,9 @@
-import type { Engine } from '../engine/engine.js';
-import { rowsOf } from '../engine/rows.js';
-import { bm25Sql, termIdfSql } from '../sql/retrieval-sql.js';
+import type { NodeRow } from '../ledger/rows.js';
+import { bm25 } from '../rerank/bm25.js';
 import { addHit, type ChannelHits } from './channel.js';
 import { speakerNames } from './entities.js';
 import type { ResolvedQuery } from './query.js';
+import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
 import { textTerms } from './text-terms.js';
 
 export interface LexicalResult {
@@ -33,32 +33,38 @@ export const SUBJECT_BOOST = 1.3;
 /** Kinds that state what needs support rather than give it. */
 const NOT_EVIDENCE = new Set(['claim', 'task', 'steering']);
 
-/** BM25 (k1 = 1.2, b = 0.75) in plain SQL over the postings of visible bodies. */
-export async function lexicalChannel(
-  engine: Engine,
+/**
+ * BM25 over the postings of the visible bodies (rerank/bm25.ts): the best `perChannel` bodies,
+ * each with every visible record carrying it. No engine call.
+ */
+export function lexicalChannel(
+  index: RetrievalIndex,
+  visible: VisibleSet,
+  nodeOf: (nid: number) => NodeRow | undefined,
   q: ResolvedQuery,
   names: readonly string[],
-): Promise<LexicalResult> {
+): LexicalResult {
   const hits: ChannelHits = new Map();
   const matched = new Map<number, Set<string>>();
   const bySubject = new Set<number>();
   const evidential = new Set<number>();
   const terms = [...new Set(textTerms(q.text ?? ''))].sort();
-  const idf = new Map<string, number>();
-  const unseen = new Set<string>();
-  if (terms.length === 0) return { hits, idf, unseen, matched, subjects: [], bySubject, evidential };
-  for (const r of rowsOf<{ term: string; idf: number; df: number }>(await engine.query(termIdfSql(terms)))) {
-    idf.set(r.term, r.idf);
-    if (r.df === 0) unseen.add(r.term);
-  }
-  const records = rowsOf<{
-    nid: number;
-    kind: string;
-    meta: string | null;
-    bkey: number;
-    score: number;
-    matched: { toArray(): string[] } | string[];
-  }>(await engine.query(bm25Sql(terms, q.perChannel)));
+  if (terms.length === 0)
+    return { hits, idf: new Map(), unseen: new Set(), matched, subjects: [], bySubject, evidential };
+  const { ranked, idf, unseen } = bm25({
+    terms,
+    postings: index.postings,
+    visibleBodies: visible.bodies,
+    docs: visible.docs,
+    avgdl: visible.avgdl,
+    limit: q.perChannel,
+  });
+  const records = ranked.flatMap((b) =>
+    index.recordsOf(b.bkey, visible).map((nid) => {
+      const row = nodeOf(nid)!;
+      return { nid, kind: row.kind, meta: row.meta, score: b.score, matched: b.matched };
+    }),
+  );
   if (records.length === 0) return { hits, idf, unseen, matched, subjects: [], bySubject, evidential };
   const subjects = new Set<string>();
   const spokenBy = new Map<number, string>();
@@ -71,7 +77,7 @@ export async function lexicalChannel(
     }
   }
   for (const r of records) {
-    const words = Array.isArray(r.matched) ? r.matched : [...r.matched.toArray()];
+    const words = r.matched;
     const named = spokenBy.get(r.nid);
     if (named !== undefined) bySubject.add(r.nid);
     const score = named === undefined ? r.score : r.score * SUBJECT_BOOST;

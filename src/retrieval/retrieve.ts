@@ -1,20 +1,22 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
-import type { BodyColumns, NodeRow } from '../ledger/rows.js';
+import type { NodeRow } from '../ledger/rows.js';
 import { type ChannelScores, type FusedCandidate, fuse } from '../rerank/fuse.js';
 import { type SelectableRecord, selectDiverse } from '../rerank/select.js';
 import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT } from '../rerank/support.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
-import { contradictionsSql, pathSubjectSql, prepareVisibleSql, recordRowsSql } from '../sql/retrieval-sql.js';
+import { bodyRowsSql } from '../sql/retrieval-sql.js';
+import type { BodyVectors } from './body-vectors.js';
 import type { ChannelHits } from './channel.js';
+import { CONTRADICTS, type EdgeAdjacency } from './edge-adjacency.js';
 import { queryNames, queryPhrases } from './entities.js';
 import { exactChannel, type MissingEvidence } from './exact-channel.js';
 import { graphChannel } from './graph-channel.js';
 import type { Embedder } from './hashed-embedder.js';
 import { lexicalChannel } from './lexical-channel.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from './query.js';
-import type { SearchIndex } from './search-index.js';
+import type { LedgerNodes, RetrievalIndex, VisibleSet } from './retrieval-index.js';
 import { textTerms } from './text-terms.js';
 import { vectorChannel } from './vector-channel.js';
 
@@ -73,10 +75,14 @@ export interface RetrievalResult {
 
 export interface RetrieveContext {
   engine: Engine;
-  lastEpoch: number;
+  /** The ledger's in-memory index (latest version of each node, key counters). */
+  ledger: LedgerNodes;
   nidOf(id: string): number | undefined;
   idOf(nid: number): string | undefined;
-  searchIndex(): Promise<SearchIndex>;
+  /** The retrieval index, caught up with the ledger. */
+  index(): Promise<RetrievalIndex>;
+  /** The body vectors, caught up (read only when the vector channel needs them). */
+  vectors(): Promise<BodyVectors>;
   embedder: Embedder;
 }
 
@@ -87,7 +93,7 @@ export interface RetrieveContext {
  * the budget; abstention naming the missing evidence when support is below the threshold.
  */
 export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Promise<RetrievalResult> {
-  const q = resolveRetrievalQuery(query, ctx.lastEpoch);
+  const q = resolveRetrievalQuery(query, ctx.ledger.lastEpoch);
   const seedIds = [q.task, q.action, ...q.claims].filter((x): x is string => x !== null);
   const fields = [
     q.task !== null ? 'task' : null,
@@ -98,21 +104,24 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: fields[i], id });
   });
   const { engine } = ctx;
-  await engine.run(prepareVisibleSql(q.epoch, q.authority));
-  const visibleRows = rowsOf<{ nid: number }>(await engine.query('SELECT nid FROM retrieval_visible'));
-  const visibleSet = new Set(visibleRows.map((r) => r.nid));
+  const index = await ctx.index();
+  const visible = await index.visible(engine, ctx.ledger, q.epoch, q.authority);
+  const isVisible = (n: number) => visible.nodes[n] === 1;
+  const nodeOf = (n: number) => ctx.ledger.byNid[n];
   const on = q.channels;
   // Vectors are read when a query vector is given or the embedder is semantic (a lexical one
   // embeds no query text); host scores replace the channel.
   const needVectors =
     on.has('vector') && q.scores === null && (q.vector !== null || (q.text !== null && !ctx.embedder.lexical));
-  if ((on.has('lexical') && q.text !== null) || needVectors)
-    await (await ctx.searchIndex()).catchUp({ vectors: needVectors });
+  if (needVectors) await ctx.vectors();
 
-  const exact = on.has('exact') ? await exactChannel(engine, q) : { hits: new Map(), missing: [], superseded: 0 };
+  // At the last epoch or later every node's latest version is the valid one: exact lookups need
+  // no engine call. An earlier epoch asks the engine for the versions valid then.
+  const now = q.epoch >= ctx.ledger.lastEpoch ? { index, visible, ledger: ctx.ledger } : null;
+  const exact = on.has('exact') ? await exactChannel(engine, q, now) : { hits: new Map(), missing: [], superseded: 0 };
   const names = q.text === null ? [] : queryNames(q.text);
   const lexical = on.has('lexical')
-    ? await lexicalChannel(engine, q, names)
+    ? lexicalChannel(index, visible, nodeOf, q, names)
     : {
         hits: new Map(),
         idf: new Map(),
@@ -122,21 +131,16 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
         bySubject: new Set<number>(),
         evidential: new Set<number>(),
       };
-  const vector = on.has('vector')
-    ? await vectorChannel(engine, q, ctx.embedder, ctx.nidOf, (n) => visibleSet.has(n))
-    : new Map();
-  const explicitSeeds = seedIds.map((id) => ctx.nidOf(id)!).filter((n) => visibleSet.has(n));
+  const vector = on.has('vector') ? await vectorChannel(engine, q, ctx.embedder, index, visible, ctx.nidOf) : new Map();
+  const explicitSeeds = seedIds.map((id) => ctx.nidOf(id)!).filter(isVisible);
   const firstCandidates = topSeeds([exact.hits, lexical.hits], 8);
   // HippoRAG-style entity seeds: records about an entity the question names (by path) restart the
   // walk as strongly as the best lexical candidate, so a bridge passage is reached from the entity
   // even when the question's other words point elsewhere.
   const phrases = q.text === null || !on.has('graph') || q.hops === 0 ? [] : queryPhrases(q.text);
-  if (phrases.length > 0) {
-    for (const r of rowsOf<{ nid: number }>(await engine.query(pathSubjectSql(phrases))))
-      if (visibleSet.has(r.nid)) firstCandidates.set(r.nid, 1);
-  }
+  for (const phrase of phrases) for (const nid of index.subjectRecords(phrase, visible)) firstCandidates.set(nid, 1);
   const graph = on.has('graph')
-    ? await graphChannel(engine, q.epoch, explicitSeeds, firstCandidates, q.hops)
+    ? graphChannel(index.adjacency, visible, q.epoch, explicitSeeds, firstCandidates, q.hops, q.perChannel)
     : { hits: new Map(), edges: [] };
 
   // Required support: each given claim (and each claim the task requires) needs a valid
@@ -147,16 +151,10 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const requiredClaims = new Set(q.claims.map((c) => ctx.nidOf(c)!));
   // The task's requirements count while unresolved: a resolved claim whose evidence a fix has
   // since superseded is history, not a gap.
-  const status =
-    taskNid === undefined
-      ? new Map<number, string | null>()
-      : new Map(
-          rowsOf<{ nid: number; status: string | null }>(
-            await engine.query(`SELECT nid, status FROM retrieval_visible WHERE kind = 'claim'`),
-          ).map((r) => [r.nid, r.status]),
-        );
+  const statusAt = (n: number) => visible.versions.get(n)?.status ?? nodeOf(n)?.status ?? null;
   for (const e of graph.edges)
-    if (e.src === taskNid && e.kind === 'requires' && status.get(e.dst) === 'open') requiredClaims.add(e.dst);
+    if (e.src === taskNid && e.kind === 'requires' && isVisible(e.dst) && statusAt(e.dst) === 'open')
+      requiredClaims.add(e.dst);
   const required = new Map<number, number[]>();
   for (const e of graph.edges)
     if (e.kind === 'supported_by' && requiredClaims.has(e.src))
@@ -171,7 +169,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const pool = new Map<number, ChannelScores>();
   for (const [name, hits] of Object.entries(channels) as Array<[keyof ChannelScores, ChannelHits]>) {
     for (const [nid, hit] of hits) {
-      if (seedSet.has(nid) || !visibleSet.has(nid)) continue;
+      if (seedSet.has(nid) || !isVisible(nid)) continue;
       const s = pool.get(nid) ?? { exact: 0, lexical: 0, vector: 0, graph: 0 };
       s[name] = hit.score;
       pool.set(nid, s);
@@ -181,7 +179,16 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     for (const t of targets)
       if (!seedSet.has(t)) pool.set(t, { ...(pool.get(t) ?? { exact: 0, lexical: 0, vector: 0, graph: 0 }), graph: 1 });
 
-  const rows = rowsOf<RecordRow>(await engine.query(recordRowsSql([...pool.keys()])));
+  // Node fields come from the ledger's index (the version valid at the epoch where it differs);
+  // only the returned records' bodies are read from the engine, after selection.
+  const rows = [...pool.keys()]
+    .filter((n) => nodeOf(n) !== undefined)
+    .sort((a, b) => a - b)
+    .map((n) => {
+      const row = nodeOf(n)!;
+      const version = visible.versions.get(n);
+      return version === undefined ? row : { ...row, ...version };
+    });
   const byNid = new Map(rows.map((r) => [r.nid, r]));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const fused = fuse(new Map([...pool].filter(([n]) => byNid.has(n)).map(([n, s]) => [byNid.get(n)!.id, s])));
@@ -192,8 +199,9 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
         id: r.id,
         path: r.path,
         range: r.range_start !== null && r.range_end !== null ? [r.range_start, r.range_end] : null,
-        bodyHash: r.body_hash,
-        chars: r.body?.length ?? 0,
+        // Bodies are content-addressed: one key, one content.
+        bodyHash: r.bkey === null ? null : `bkey:${r.bkey}`,
+        chars: r.bkey === null ? 0 : index.postings.chars[r.bkey]!,
       },
     ]),
   );
@@ -201,7 +209,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const selectedNids = new Set(selected.map((f) => byId.get(f.id)!.nid));
 
   for (const claim of requiredClaims) {
-    if (!visibleSet.has(claim)) continue;
+    if (!isVisible(claim)) continue;
     const support = (required.get(claim) ?? []).filter((t) => byNid.has(t));
     if (support.length === 0)
       missing.push({
@@ -211,7 +219,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   }
   for (const id of q.claims) {
     const nid = ctx.nidOf(id)!;
-    if (!visibleSet.has(nid))
+    if (!isVisible(nid))
       missing.push({ claim: id, reason: 'the claim is not valid at this epoch or outside the authority scopes' });
   }
 
@@ -229,7 +237,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
       subjectTerms,
       lexical.subjects.length > 0,
       [...lexical.matched]
-        .filter(([nid]) => visibleSet.has(nid) && !seedSet.has(nid) && lexical.evidential.has(nid))
+        .filter(([nid]) => isVisible(nid) && !seedSet.has(nid) && lexical.evidential.has(nid))
         .map(([nid, matched]) => ({ matched, bySubject: lexical.bySubject.has(nid) })),
     );
     rawSupport = f.subjectCoverage;
@@ -255,10 +263,15 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   }
   if (missing.length > 0) support = Math.min(support, q.supportThreshold > 0 ? q.supportThreshold / 2 : 0);
 
-  const evidence = selected.map((f) => toEvidence(f, byId.get(f.id)!));
-  const contradictions = rowsOf<{ from_id: string; to_id: string }>(
-    await engine.query(contradictionsSql(q.epoch, [...selectedNids])),
-  ).map((r) => ({ from: r.from_id, to: r.to_id }));
+  const selectedRows = selected.map((f) => byId.get(f.id)!);
+  const bkeys = [...new Set(selectedRows.flatMap((r) => (r.bkey === null ? [] : [r.bkey])))];
+  const bodies = new Map(
+    bkeys.length === 0
+      ? []
+      : rowsOf<BodyRecord>(await engine.query(bodyRowsSql(bkeys.sort((a, b) => a - b)))).map((b) => [b.bkey, b]),
+  );
+  const evidence = selected.map((f, i) => toEvidence(f, selectedRows[i]!, bodies));
+  const contradictions = contradictionsAmong(index.adjacency, visible, q.epoch, selectedNids, ctx.idOf);
   const reasons = (nid: number) =>
     (Object.entries(channels) as Array<[string, ChannelHits]>).flatMap(([, hits]) =>
       hits.get(nid) ? [hits.get(nid)!.reason] : [],
@@ -294,31 +307,56 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   };
 }
 
-/** A retrieved record: the visible node columns with its body. */
-type RecordRow = Pick<
-  NodeRow,
-  'nid' | 'id' | 'kind' | 'status' | 'authority' | 'path' | 'revision' | 'range_start' | 'range_end' | 'meta' | 'tx'
-> &
-  BodyColumns;
+/** A body as the engine returns it for the selected records. */
+interface BodyRecord {
+  bkey: number;
+  hash: string;
+  text: string;
+  tokens: number;
+}
 
-function toEvidence(f: FusedCandidate, r: RecordRow): RetrievedEvidence {
+function toEvidence(f: FusedCandidate, r: NodeRow, bodies: ReadonlyMap<number, BodyRecord>): RetrievedEvidence {
+  const body = r.bkey === null ? undefined : bodies.get(r.bkey);
   const out: RetrievedEvidence = {
     id: r.id,
     kind: r.kind as NodeKind,
     score: f.score,
     channels: f.channels,
     authority: r.authority,
-    tokens: r.tokens ?? 0,
+    tokens: body?.tokens ?? 0,
     tx: r.tx,
   };
   if (r.status !== null) out.status = r.status as Status;
   if (r.path !== null) out.path = r.path;
   if (r.revision !== null) out.revision = r.revision;
   if (r.range_start !== null && r.range_end !== null) out.range = [r.range_start, r.range_end];
-  if (r.body !== null) out.body = r.body;
+  if (body !== undefined) out.body = body.text;
   if (r.meta !== null) out.meta = JSON.parse(r.meta) as NonNullable<RetrievedEvidence['meta']>;
   return out;
 }
+
+/** `contradicts` edges valid at the epoch between visible records, one end among the selected; by ids. */
+function contradictionsAmong(
+  adjacency: EdgeAdjacency,
+  visible: VisibleSet,
+  epoch: number,
+  selected: ReadonlySet<number>,
+  idOf: (nid: number) => string | undefined,
+): Array<{ from: string; to: string }> {
+  const pairs = new Map<string, { from: string; to: string }>();
+  for (const n of selected) {
+    for (let i = adjacency.first(n); i !== -1; i = adjacency.next[i]!) {
+      const kd = adjacency.kindDir[i]!;
+      const o = adjacency.other[i]!;
+      if (kd >> 1 !== CONTRADICTS || adjacency.from[i]! > epoch || visible.nodes[o] !== 1) continue;
+      const [src, dst] = (kd & 1) === 1 ? [n, o] : [o, n];
+      pairs.set(`${src}>${dst}`, { from: idOf(src)!, to: idOf(dst)! });
+    }
+  }
+  return [...pairs.values()].sort((a, b) => cmpStr(a.from, b.from) || cmpStr(a.to, b.to));
+}
+
+const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Seeds for PageRank from the first channels: the top `n` of each, weighted by normalised score. */
 function topSeeds(channels: readonly ChannelHits[], n: number): Map<number, number> {

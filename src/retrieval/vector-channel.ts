@@ -1,28 +1,31 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
-import { cosineSql } from '../sql/retrieval-sql.js';
+import { cosineTopSql } from '../sql/retrieval-sql.js';
 import { addHit, type ChannelHits } from './channel.js';
 import type { Embedder } from './hashed-embedder.js';
 import type { ResolvedQuery } from './query.js';
+import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
 
 /**
  * Cosine similarity over body vectors (brute force `array_cosine_similarity`; the vss HNSW index
- * needs a downloadable extension). Host-supplied scores replace it when given; query text is
- * embedded only by a semantic embedder (see `Embedder.lexical`).
+ * needs a downloadable extension): the best `perChannel` visible bodies, each with the visible
+ * records carrying it. Host-supplied scores replace it when given; query text is embedded only by
+ * a semantic embedder (see `Embedder.lexical`).
  */
 export async function vectorChannel(
   engine: Engine,
   q: ResolvedQuery,
   embedder: Embedder,
+  index: RetrievalIndex,
+  visible: VisibleSet,
   nidOf: (id: string) => number | undefined,
-  visible: (nid: number) => boolean,
 ): Promise<ChannelHits> {
   const hits: ChannelHits = new Map();
   if (q.scores) {
     for (const [id, score] of [...q.scores].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const nid = nidOf(id);
-      if (nid !== undefined && visible(nid) && score > 0) addHit(hits, nid, score, `host score ${score}`);
+      if (nid !== undefined && visible.nodes[nid] === 1 && score > 0) addHit(hits, nid, score, `host score ${score}`);
     }
     return hits;
   }
@@ -35,7 +38,16 @@ export async function vectorChannel(
       reason: `expected ${embedder.dimensions} dimensions (${embedder.name})`,
     });
   }
-  for (const r of rowsOf<{ nid: number; score: number }>(await engine.query(cosineSql(vector, q.perChannel))))
-    if (r.score > 0) addHit(hits, r.nid, r.score, `cosine ${r.score.toFixed(3)}`);
-  return hits;
+  // Ranked over all bodies, filtered to the visible ones; widened until enough are visible.
+  for (let limit = q.perChannel * 2; ; limit *= 4) {
+    const rows = rowsOf<{ bkey: number; score: number }>(await engine.query(cosineTopSql(vector, limit)));
+    const seen = rows.filter((r) => r.bkey < visible.bodies.length && visible.bodies[r.bkey]! > 0);
+    if (seen.length >= q.perChannel || rows.length < limit) {
+      for (const r of seen.slice(0, q.perChannel))
+        if (r.score > 0)
+          for (const nid of index.recordsOf(r.bkey, visible))
+            addHit(hits, nid, r.score, `cosine ${r.score.toFixed(3)}`);
+      return hits;
+    }
+  }
 }

@@ -6,7 +6,7 @@ import type { Candidate, Unit } from './types.js';
 export const RANKED_FROM_TIER = 4;
 
 /** The signals that can place a ranked unit, in tie-break order. */
-export type Signal = 'exact path' | 'bm25' | 'current evidence' | 'recency';
+export type Signal = 'exact path' | 'bm25' | 'action bm25' | 'current evidence' | 'recency';
 
 export interface Placement {
   /** Position in the fused order (0 = first). */
@@ -18,8 +18,10 @@ export interface Placement {
 }
 
 export interface RelevanceQuery {
-  /** Text of what the agent is doing: open tasks, steering, unresolved claims, current action. */
+  /** Text of what the agent must do: open tasks, steering, unresolved claims. */
   text: string;
+  /** Text of what it is doing now: the current action's thought and commands. */
+  focus?: string;
   /** Paths open work touches (evidence it cites, revisions it made). */
   paths: ReadonlySet<string>;
 }
@@ -31,8 +33,12 @@ const BM25_B = 0.75;
 
 /**
  * Orders the units below the guaranteed tiers: relevance by reciprocal-rank fusion of BM25 of
- * the unit's text against what the agent is doing, exact path (a file the query names or open
- * work touches, newer first) and current evidence (a still-valid file range, newer first); then
+ * the unit's text against what the agent must do (task, steering, claims), BM25 against what it
+ * is doing now (the current action's thought and commands: a later edit needs the lines that
+ * action is about, which the task may not name), exact path (a unit holding a file the query
+ * names or open work touches, or a command naming one — an old view whose evidence was since
+ * superseded still shows that file's earlier lines; newer first) and current evidence (a
+ * still-valid file range, newer first); then
  * the units no channel scores, newest first, so whatever budget relevance leaves is filled as a
  * recency window would fill it. Each channel ranks only the units it scores; ties break by
  * transaction (newer first), then by key. Pure and deterministic.
@@ -57,14 +63,16 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
     pool.map((u) => ({ key: u.key, score: u.members.some((m) => m.kind === 'evidence') ? u.tx + 1 : 0 })),
   );
   const named = namedPaths(pool, query);
+  const mentions = pathMentions(named);
   ranked(
     'exact path',
     pool.map((u) => ({
       key: u.key,
-      score: u.members.some((m) => m.path !== null && named.has(m.path)) ? u.tx + 1 : 0,
+      score: u.members.some((m) => (m.path !== null && named.has(m.path)) || commandNames(m, mentions)) ? u.tx + 1 : 0,
     })),
   );
   ranked('bm25', bm25Scores(pool, query.text));
+  ranked('action bm25', bm25Scores(pool, query.focus ?? ''));
 
   // Relevance leads: units some relevance channel scores, in fused order; then the rest, newest
   // first (the recency fill). Fusing recency in at equal weight measured ~8 points lower at 8k
@@ -80,7 +88,7 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
   return new Map(placed.map((f, i) => [f.key, { rank: i, signal: f.signal, signalRank: f.signalRank }]));
 }
 
-const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'current evidence'];
+const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'action bm25', 'current evidence'];
 
 /** Reciprocal-rank fusion of some channels; units no channel ranks keep pool order at score 0. */
 function fuse(
@@ -103,11 +111,12 @@ function fuse(
   return out.sort((a, b) => b.score - a.score);
 }
 
-/** Paths of ranked units that open work touches or the query text names (full path, or its last
+/** Paths open work touches, and paths of ranked units the query text names (full path, or its last
  * two segments, or a file name with an extension). */
 function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
-  const out = new Set<string>();
-  const text = query.text;
+  // Open work's own paths count even when no ranked unit holds them: a command may still name them.
+  const out = new Set<string>(query.paths);
+  const text = `${query.text}\n${query.focus ?? ''}`;
   for (const u of pool) {
     for (const m of u.members) {
       const p = m.path;
@@ -129,6 +138,26 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
   }
   return out;
 }
+
+/** How a command names a path: the full path, its last two segments, or a file name with an
+ * extension (the same forms namedPaths accepts in the query text). */
+function pathMentions(paths: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const parts = p.split('/').filter(Boolean);
+    const base = parts[parts.length - 1] ?? '';
+    out.add(p);
+    if (parts.length >= 2) out.add(parts.slice(-2).join('/'));
+    if (/\.\w+$/.test(base)) out.add(base);
+  }
+  return [...out].sort();
+}
+
+/** An action or a tool call whose text names a path of the working files: a command that read,
+ * searched or edited one of them carries no path of its own (its views may be superseded since),
+ * yet its output is about that file — often the only place the file's earlier lines still show. */
+const commandNames = (m: Candidate, mentions: readonly string[]): boolean =>
+  (m.kind === 'tool_call' || m.kind === 'action') && m.body !== null && mentions.some((p) => m.body!.includes(p));
 
 /** BM25 of each unit's text (its members' bodies) against the query's terms, with statistics over
  * the pool itself. */

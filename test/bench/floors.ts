@@ -53,6 +53,21 @@ export async function bareStepMs(engine: Engine, step: number, bodies: readonly 
   return (await timed(() => engine.run(sql)))[1];
 }
 
+/**
+ * What one DuckDB transaction costs in this engine, whatever is in it: an empty `BEGIN; COMMIT`
+ * and `BEGIN; a 1-row INSERT; COMMIT` (each one round trip), in ms. A step commit writes four
+ * tables, so its floor is above the second figure times the tables written.
+ */
+export async function bareTransactionMs(engine: Engine, step: number): Promise<{ empty: number; oneRow: number }> {
+  const [, empty] = await timed(() => engine.run('BEGIN TRANSACTION; COMMIT'));
+  const [, oneRow] = await timed(() =>
+    engine.run(
+      `BEGIN TRANSACTION; INSERT INTO floor_transactions VALUES (${1_000_000 + step}, 0, 'commit', 0, 0, 0, NULL); COMMIT`,
+    ),
+  );
+  return { empty, oneRow };
+}
+
 /** Creates the floor_* copies of the ledger's tables that bareStepMs writes. */
 export async function createFloorTables(engine: Engine): Promise<void> {
   for (const t of ['bodies', 'nodes', 'edges', 'transactions'] as const) {

@@ -1,4 +1,5 @@
 import type { EdgeInput, NodeInput, Transaction } from '../../schema/types.js';
+import { wellFormedName, wellFormedTransaction } from '../well-formed.js';
 
 /** One turn of a conversation: who said it, what they said, and the captions of images they shared. */
 export interface ConversationTurn {
@@ -88,8 +89,9 @@ export function fromConversation(
       if (ids.length > 0) edges.push({ from: id, to: ids[ids.length - 1]!, kind: 'depends_on' });
       ids.push(id);
     });
-    transactions.push({ epoch, nodes, edges });
-    out.push({ epoch, date: iso, turnIds: ids });
+    // Caller text may hold lone surrogates or byte-order marks the ledger refuses: made well-formed here.
+    transactions.push(wellFormedTransaction({ epoch, nodes, edges }));
+    out.push({ epoch, date: iso, turnIds: ids.map(wellFormedName) });
   });
   return { transactions, sessions: out };
 }
