@@ -175,7 +175,7 @@ function ranked(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> 
 }
 
 async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
-  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
+  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf, ctx.lastEpoch);
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
   // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
