@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from '@playwright/test';
-import { build, preview } from 'vite';
+import { chromium, type Page } from '@playwright/test';
+import { build, createServer as createViteServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -187,6 +187,16 @@ describe('the packed tarball', () => {
     }
     expect([...foreign]).toEqual([]);
     expect(mapped).toEqual([]);
+  });
+
+  it('publishes no @internal member in its declarations (stripInternal)', async () => {
+    const dist = join(app, 'node_modules/context-ledger/dist');
+    const leaked: string[] = [];
+    for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+      if ((await readFile(join(entry.parentPath, entry.name), 'utf8')).includes('@internal')) leaked.push(entry.name);
+    }
+    expect(leaked).toEqual([]);
   });
 });
 
@@ -386,7 +396,7 @@ describe('the README Worker, under wrangler dev on loopback', () => {
 });
 
 describe('the README browser example, built by Vite and run in Chromium', () => {
-  it('type-checks under the browser condition, builds with no Vite config, commits to OPFS kept across a reload', async () => {
+  it('type-checks under the browser condition, builds with no Vite config, commits to OPFS kept across a reload; runs on the dev server', async () => {
     const block = readmeBlocks().find((b) => b.section === 'In the browser' && b.lang === 'ts');
     expect(block?.code).toContain("from 'context-ledger'");
     const dir = join(app, 'web');
@@ -450,11 +460,19 @@ const view = await ledger.asOf(ledger.lastEpoch);
       logLevel: 'warn',
       preview: { host: '127.0.0.1', port: await freePort(), strictPort: true },
     });
+    // And Vite's dev server, with the one option the README says it needs.
+    const dev = await createViteServer({
+      root: dir,
+      configFile: false,
+      // Not 'warn': it serves DuckDB's worker with a source map naming sources duckdb-wasm does not ship.
+      logLevel: 'error',
+      optimizeDeps: { exclude: ['context-ledger'] },
+      server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
+    });
+    await dev.listen();
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
     try {
-      const page = await browser.newPage();
-      const url = server.resolvedUrls!.local[0]!;
-      const outcome = async () => {
+      const outcome = async (page: Page) => {
         const handle = await page.waitForFunction(
           () => (window as unknown as { result?: unknown }).result ?? (window as unknown as { failed?: string }).failed,
           null,
@@ -462,14 +480,19 @@ const view = await ledger.asOf(ledger.lastEpoch);
         );
         return handle.jsonValue();
       };
-      await page.goto(url);
-      expect(await outcome()).toEqual({ lastEpoch: 1, bodies: ['hello'] });
+      const page = await browser.newPage();
+      await page.goto(server.resolvedUrls!.local[0]!);
+      expect(await outcome(page)).toEqual({ lastEpoch: 1, bodies: ['hello'] });
       // A reload opens the same OPFS ledger: the first commit is there, the second adds to it.
       await page.reload();
-      expect(await outcome()).toEqual({ lastEpoch: 2, bodies: ['hello', 'hello'] });
+      expect(await outcome(page)).toEqual({ lastEpoch: 2, bodies: ['hello', 'hello'] });
+      // A new browser context has its own, empty OPFS.
+      const devPage = await browser.newPage();
+      await devPage.goto(dev.resolvedUrls!.local[0]!);
+      expect(await outcome(devPage)).toEqual({ lastEpoch: 1, bodies: ['hello'] });
     } finally {
       await browser.close();
-      await server.close();
+      await Promise.all([server.close(), dev.close()]);
     }
   }, 400_000);
 });

@@ -2,7 +2,7 @@
  * Node entry (package `exports` condition `node`): DuckDB-WASM's Node blocking build and
  * tiktoken's lite WASM, both read from the installed packages.
  */
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 import { openNodeEngine } from '../engine/open-node.js';
 import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -22,8 +22,13 @@ export interface NodeLedgerOptions extends OpenLedgerOptions {
   duckdbWasmPath?: string;
 }
 
+/** One-shot `crypto.hash` (Node >= 20.12) is ~2× faster than a Hash object per body and leaves
+ * no native object for the garbage collector to finalise (10k of them per bulk commit). */
+const oneShot = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 const nodeHashTexts = async (texts: readonly string[]): Promise<string[]> =>
-  texts.map((t) => createHash('sha256').update(t, 'utf8').digest('hex'));
+  oneShot
+    ? texts.map((t) => oneShot('sha256', t, 'hex'))
+    : texts.map((t) => nodeCrypto.createHash('sha256').update(t, 'utf8').digest('hex'));
 
 /** Opens a ledger: in memory by default; `snapshot` restores; `storage` makes it durable. */
 export async function openLedger(options: NodeLedgerOptions = {}): Promise<Ledger> {

@@ -30,8 +30,25 @@ export function loadIndexFromSnapshot(
   const bodies = read('bodies');
   if (bodies) {
     const bkey = ints(bodies, 'bkey');
-    const hash = texts(bodies, 'hash');
-    for (let i = 0; i < bkey.length; i++) index.addBody({ bkey: bkey[i]!, hash: hash(i)! });
+    // Hashes go from the section's bytes into the key table; no string per body.
+    const hashes = chunkOf(bodies, 'hash', 'Utf8');
+    const offsets = hashes.valueOffsets!;
+    const bytes = hashes.values as Uint8Array;
+    let ascii = true;
+    for (let i = offsets[0]!; i < offsets[bkey.length]! && ascii; i++) ascii = bytes[i]! < 0x80;
+    const hash = ascii ? null : texts(bodies, 'hash'); // hashes of a custom hashTexts
+    index.bodyKeys.reserve(
+      bkey.length,
+      bkey.length === 0 ? 0 : Math.ceil((offsets[bkey.length]! - offsets[0]!) / bkey.length),
+    );
+    let next = index.nextBkey;
+    for (let i = 0; i < bkey.length; i++) {
+      if (!validAt(hashes, i)) throw new Error('bodies: null hash');
+      if (hash) index.bodyKeys.set(hash(i)!, bkey[i]!);
+      else index.bodyKeys.setBytes(bytes, offsets[i]!, offsets[i + 1]!, bkey[i]!);
+      if (bkey[i]! >= next) next = bkey[i]! + 1;
+    }
+    index.nextBkey = next;
   }
 
   const nodes = read('nodes');

@@ -1,4 +1,5 @@
 import { EDGE_KINDS, type EdgeKind } from '../schema/kinds.js';
+import { BodyKeys } from './body-keys.js';
 import { EdgeSet } from './edge-set.js';
 import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
 
@@ -18,7 +19,8 @@ export class LedgerIndex {
   readonly nodes = new Map<string, NodeRow>();
   /** Latest version of each node, by nid. */
   readonly byNid: NodeRow[] = [];
-  readonly bodyKeys = new Map<string, number>();
+  /** Body key by content hash (see BodyKeys). */
+  readonly bodyKeys = new BodyKeys();
   /** Valid edges as (src nid, `dst * 16 + kind index`) pairs, in typed arrays (see EdgeSet). */
   readonly validEdges = new EdgeSet();
   /** Valid artifact revisions per path, as nids in recording order. */

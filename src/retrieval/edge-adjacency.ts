@@ -17,6 +17,8 @@ export class EdgeAdjacency {
   /** kind index * 2 + 1 when the entry's node is the edge's source. */
   kindDir = new Int32Array(2048);
   from = new Int32Array(2048);
+  /** Edges at each node (either direction), by nid. */
+  degree = new Int32Array(1024);
   private entries = 0;
   /** Edges with keys below this are held. */
   upTo = 0;
@@ -30,6 +32,7 @@ export class EdgeAdjacency {
       const old = this.head.length;
       this.head = grow(this.head, Math.max(top + 1, old * 2));
       this.head.fill(-1, old);
+      this.degree = grow(this.degree, this.head.length);
     }
     if (this.entries + 2 > this.next.length) {
       const c = this.next.length * 2;
@@ -40,6 +43,8 @@ export class EdgeAdjacency {
     }
     this.link(src, dst, k * 2 + 1, validFrom);
     this.link(dst, src, k * 2, validFrom);
+    this.degree[src]! += 1;
+    this.degree[dst]! += 1;
     this.upTo = ekey + 1;
     return true;
   }

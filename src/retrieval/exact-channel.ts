@@ -3,6 +3,7 @@ import { rowsOf } from '../engine/rows.js';
 import { exactSql } from '../sql/retrieval-sql.js';
 import { addHit, type ChannelHits } from './channel.js';
 import type { ResolvedQuery } from './query.js';
+import type { LedgerNodes, RetrievalIndex, VisibleSet } from './retrieval-index.js';
 
 export interface MissingEvidence {
   path?: string;
@@ -22,19 +23,16 @@ export interface MissingEvidence {
 export async function exactChannel(
   engine: Engine,
   q: ResolvedQuery,
+  current: { index: RetrievalIndex; visible: VisibleSet; ledger: LedgerNodes } | null,
 ): Promise<{ hits: ChannelHits; missing: MissingEvidence[]; superseded: number }> {
   const hits: ChannelHits = new Map();
   const missing: MissingEvidence[] = [];
   let superseded = 0;
   if (q.artifacts.length === 0) return { hits, missing, superseded };
-  const all = rowsOf<{
-    a: number;
-    nid: number | null;
-    revision: string | null;
-    range_start: number | null;
-    range_end: number | null;
-    old: number | null;
-  }>(await engine.query(exactSql(q.epoch, q.authority, q.artifacts)));
+  const all =
+    current === null
+      ? rowsOf<ExactRow>(await engine.query(exactSql(q.epoch, q.authority, q.artifacts)))
+      : exactRowsNow(q, current.index, current.visible, current.ledger);
   for (const [a, c] of q.artifacts.entries()) {
     const rows = all.filter((r) => r.a === a && r.old === null);
     const old = { n: all.find((r) => r.a === a && r.old !== null)?.old ?? 0 };
@@ -78,4 +76,54 @@ export async function exactChannel(
 function coveredShare(asked: readonly [number, number], have: readonly [number, number]): number {
   const overlap = Math.min(asked[1], have[1]) - Math.max(asked[0], have[0]) + 1;
   return overlap <= 0 ? 0 : overlap / (asked[1] - asked[0] + 1);
+}
+
+/** A row of `exactSql`: a matching record (`old` null), or the count of superseded ones. */
+export interface ExactRow {
+  a: number;
+  nid: number | null;
+  revision: string | null;
+  range_start: number | null;
+  range_end: number | null;
+  old: number | null;
+}
+
+const EXACT_KINDS = new Set(['evidence', 'artifact_revision', 'tool_result', 'verifier_outcome']);
+
+/**
+ * `exactSql`'s rows at the last epoch or later, from the ledger's index with no engine call: each
+ * node's latest version is the one valid then, and a node of the path whose latest version is
+ * closed is superseded.
+ */
+export function exactRowsNow(
+  q: ResolvedQuery,
+  index: RetrievalIndex,
+  visible: VisibleSet,
+  ledger: LedgerNodes,
+): ExactRow[] {
+  const scopes = q.authority === null ? null : new Set(q.authority);
+  const out: ExactRow[] = [];
+  for (const [a, c] of q.artifacts.entries()) {
+    const bkey = c.hash === undefined ? undefined : (ledger.bodyKeys.get(c.hash) ?? -1);
+    let old = 0;
+    for (const nid of index.pathRecords(c.path)) {
+      const r = ledger.byNid[nid]!;
+      if (!visible.nodes[nid]) {
+        if (r.valid_to !== null && (scopes === null || scopes.has(r.authority))) old++;
+        continue;
+      }
+      if (!EXACT_KINDS.has(r.kind)) continue;
+      if (c.revision !== undefined && r.revision !== c.revision) continue;
+      if (bkey !== undefined && r.bkey !== bkey) continue;
+      if (
+        c.range !== undefined &&
+        r.range_start !== null &&
+        !(r.range_start <= c.range[1] && r.range_end !== null && r.range_end >= c.range[0])
+      )
+        continue;
+      out.push({ a, nid, revision: r.revision, range_start: r.range_start, range_end: r.range_end, old: null });
+    }
+    out.push({ a, nid: null, revision: null, range_start: null, range_end: null, old });
+  }
+  return out;
 }

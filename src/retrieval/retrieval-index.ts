@@ -10,6 +10,8 @@ import { grow, TermPostings } from './term-postings.js';
 /** What the index reads from the ledger's in-memory index (LedgerIndex has this shape). */
 export interface LedgerNodes {
   readonly byNid: ReadonlyArray<NodeRow | undefined>;
+  /** Body key by content hash. */
+  readonly bodyKeys: { get(hash: string): number | undefined };
   readonly nextNid: number;
   readonly nextBkey: number;
   readonly nextEkey: number;
@@ -48,6 +50,7 @@ export class RetrievalIndex {
   private bodyFirstNid = new Int32Array(1024).fill(-1);
   private readonly bodyMoreNids = new Map<number, number[]>();
   private readonly subjects = new Map<string, number[]>();
+  private readonly paths = new Map<string, number[]>();
   private nidsUpTo = 0;
   private cache: { key: string; set: VisibleSet } | null = null;
 
@@ -83,10 +86,8 @@ export class RetrievalIndex {
       if (row === undefined) continue;
       if (row.bkey !== null) this.addBodyRecord(row.bkey, row.nid);
       if (row.path !== null) {
-        const s = pathSubject(row.path);
-        const list = this.subjects.get(s);
-        if (list === undefined) this.subjects.set(s, [row.nid]);
-        else list.push(row.nid);
+        push(this.subjects, pathSubject(row.path), row.nid);
+        push(this.paths, row.path, row.nid);
       }
     }
   }
@@ -111,6 +112,11 @@ export class RetrievalIndex {
     if (first === -1) return [];
     const all = [first, ...(this.bodyMoreNids.get(bkey) ?? [])];
     return all.filter((n) => visible.nodes[n] === 1).sort((a, b) => a - b);
+  }
+
+  /** Every record of a path, whatever its validity, ascending. */
+  pathRecords(path: string): readonly number[] {
+    return this.paths.get(path) ?? [];
   }
 
   /** Visible records whose path names the subject (see `pathSubject`), ascending. */
@@ -170,4 +176,10 @@ export class RetrievalIndex {
     this.cache = { key, set };
     return set;
   }
+}
+
+function push(map: Map<string, number[]>, key: string, nid: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [nid]);
+  else list.push(nid);
 }

@@ -115,7 +115,10 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     on.has('vector') && q.scores === null && (q.vector !== null || (q.text !== null && !ctx.embedder.lexical));
   if (needVectors) await ctx.vectors();
 
-  const exact = on.has('exact') ? await exactChannel(engine, q) : { hits: new Map(), missing: [], superseded: 0 };
+  // At the last epoch or later every node's latest version is the valid one: exact lookups need
+  // no engine call. An earlier epoch asks the engine for the versions valid then.
+  const now = q.epoch >= ctx.ledger.lastEpoch ? { index, visible, ledger: ctx.ledger } : null;
+  const exact = on.has('exact') ? await exactChannel(engine, q, now) : { hits: new Map(), missing: [], superseded: 0 };
   const names = q.text === null ? [] : queryNames(q.text);
   const lexical = on.has('lexical')
     ? lexicalChannel(index, visible, nodeOf, q, names)

@@ -56,7 +56,8 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     };
     const evidence = coveredBy.get(m.nid);
     if (m.bodyHash !== null && evidence?.every((e) => includedNids.has(e)) && m.tokens > refCost) {
-      // A file view whose lines the working set already shows as exact evidence.
+      // A file view whose lines the working set already shows as exact evidence, or a file
+      // revision whose content the command that wrote it shows.
       item.ref = ctx.idOf(Math.min(...evidence))!;
       item.tokens = refCost;
     } else if (m.bodyHash !== null) {
@@ -174,7 +175,7 @@ function ranked(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> 
 }
 
 async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
-  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
+  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf, ctx.lastEpoch);
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
   // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
@@ -191,6 +192,15 @@ async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Rank
     if (result.meta?.elided === true) continue;
     coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
   }
+  for (const e of graph.edges) {
+    // A file written whole by a command (a here-doc, `printf … >`) has its content in the
+    // command's own text: shown once, in the call, with the revision a reference to it.
+    const call = graph.candidates.get(e.src);
+    const rev = graph.candidates.get(e.dst);
+    if (e.kind !== 'mutates' || call?.kind !== 'tool_call' || rev?.kind !== 'artifact_revision') continue;
+    if (rev.body === null || call.body === null || rev.bodyHash === call.bodyHash || rev.tokens <= refCost) continue;
+    if (call.body.includes(rev.body) && !coveredBy.has(rev.nid)) coveredBy.set(rev.nid, [call.nid]);
+  }
   const placement = rankUnits(units, relevanceQuery(shown, tiers));
   return { graph, tiers, units, unanswered, coveredBy, placement, refCost };
 }
@@ -203,14 +213,21 @@ function relevanceQuery(
   tiers: ReadonlyMap<number, TierAssignment>,
 ): RelevanceQuery {
   const text: string[] = [];
+  const focus: string[] = [];
+  const commands = new Set<string>();
   const paths = new Set<string>();
   for (const c of [...shown.values()].sort((a, b) => a.nid - b.nid)) {
     const tier = tiers.get(c.nid)!.tier;
+    // Open work's paths, and the files the agent has changed (each path's latest revision is
+    // valid): where the next action most likely reads or edits again.
     if (tier < RANKED_FROM_TIER && c.path !== null) paths.add(c.path);
     // A result's output is evidence, not intent: a long test log would otherwise be the query.
-    if (tier <= 2 && c.body !== null && c.kind !== 'tool_result') text.push(c.body);
+    if (c.body === null || c.kind === 'tool_result') continue;
+    if (tier <= 2 && c.kind === 'tool_call') commands.add(c.body);
+    if (tier < 2) text.push(c.body);
+    else if (tier === 2) focus.push(c.body);
   }
-  return { text: text.join('\n'), paths };
+  return { text: text.join('\n'), focus: focus.join('\n'), commands, paths };
 }
 
 /** The signal that placed a ranked unit, and its rank in that channel. */

@@ -22,16 +22,17 @@ export function packUnits(
   units: readonly Unit[],
   budget: Budget,
   refTokens: number,
-  /** Tool results whose lines are all carried by evidence (result nid → evidence nids). */
+  /** Bodies carried by other nodes once those are packed (a tool result by the evidence cut from
+   * it, a written file by the command that wrote it): nid → the nids that carry it. */
   coveredBy: ReadonlyMap<number, readonly number[]> = new Map(),
   /** Fused relevance position of the units below the guaranteed tiers (unit key → rank); units
    * it ranks are packed after every unit it does not, in its order. */
   ranked: ReadonlyMap<string, { rank: number }> = new Map(),
 ): PackResult {
   const packed = new Set<number>();
-  const covered = (nid: number) => {
+  const covered = (nid: number, unit: Unit) => {
     const ev = coveredBy.get(nid);
-    return ev !== undefined && ev.length > 0 && ev.every((e) => packed.has(e));
+    return ev !== undefined && ev.length > 0 && ev.every((e) => packed.has(e) || unit.members.some((m) => m.nid === e));
   };
   const position = (u: Unit) => ranked.get(u.key)?.rank;
   const ordered = [...units].sort((a, b) => {
@@ -53,7 +54,7 @@ export function packUnits(
     const fresh: string[] = [];
     for (const m of unit.members) {
       if (m.bodyHash === null) continue;
-      if (paid.has(m.bodyHash) || fresh.includes(m.bodyHash) || covered(m.nid)) {
+      if (paid.has(m.bodyHash) || fresh.includes(m.bodyHash) || covered(m.nid, unit)) {
         t += Math.min(m.tokens, refTokens);
         continue;
       }

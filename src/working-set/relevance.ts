@@ -6,7 +6,7 @@ import type { Candidate, Unit } from './types.js';
 export const RANKED_FROM_TIER = 4;
 
 /** The signals that can place a ranked unit, in tie-break order. */
-export type Signal = 'exact path' | 'bm25' | 'current evidence' | 'recency';
+export type Signal = 'exact path' | 'bm25' | 'action bm25' | 'current evidence' | 'recency';
 
 export interface Placement {
   /** Position in the fused order (0 = first). */
@@ -18,8 +18,12 @@ export interface Placement {
 }
 
 export interface RelevanceQuery {
-  /** Text of what the agent is doing: open tasks, steering, unresolved claims, current action. */
+  /** Text of what the agent must do: open tasks, steering, unresolved claims. */
   text: string;
+  /** Text of what it is doing now: the current action's thought and commands. */
+  focus?: string;
+  /** Commands of open work (the current action's calls): an older run of one is history. */
+  commands?: ReadonlySet<string>;
   /** Paths open work touches (evidence it cites, revisions it made). */
   paths: ReadonlySet<string>;
 }
@@ -31,8 +35,14 @@ const BM25_B = 0.75;
 
 /**
  * Orders the units below the guaranteed tiers: relevance by reciprocal-rank fusion of BM25 of
- * the unit's text against what the agent is doing, exact path (a file the query names or open
- * work touches, newer first) and current evidence (a still-valid file range, newer first); then
+ * the unit's text against what the agent must do (task, steering, claims), BM25 against what it
+ * is doing now (the current action's thought and commands: a later edit needs the lines that
+ * action is about, which the task may not name), exact path (a unit holding a file the query
+ * names or open work touches, or a command naming one — an old view whose evidence was since
+ * superseded still shows that file's earlier lines; newer first) and current evidence (a
+ * still-valid file range, newer first). BM25 treats each body as a document and a unit scores
+ * as its best member. A unit whose commands were all run again later (by a newer unit or by the
+ * current action) is placed by recency only. Then
  * the units no channel scores, newest first, so whatever budget relevance leaves is filled as a
  * recency window would fill it. Each channel ranks only the units it scores; ties break by
  * transaction (newer first), then by key. Pure and deterministic.
@@ -57,14 +67,22 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
     pool.map((u) => ({ key: u.key, score: u.members.some((m) => m.kind === 'evidence') ? u.tx + 1 : 0 })),
   );
   const named = namedPaths(pool, query);
+  const mentions = pathMentions(named);
   ranked(
     'exact path',
     pool.map((u) => ({
       key: u.key,
-      score: u.members.some((m) => m.path !== null && named.has(m.path)) ? u.tx + 1 : 0,
+      score: u.members.some((m) => (m.path !== null && named.has(m.path)) || commandNames(m, mentions)) ? u.tx + 1 : 0,
     })),
   );
   ranked('bm25', bm25Scores(pool, query.text));
+  ranked('action bm25', bm25Scores(pool, query.focus ?? ''));
+
+  // A command run again later (the reproduction script after each change) has its older outputs
+  // placed by recency only: the newer run shows the state they described.
+  const rerun = rerunUnits(pool, query.commands ?? new Set());
+  for (const channel of channels.values())
+    for (const key of rerun) if (channel !== channels.get('recency')) channel.delete(key);
 
   // Relevance leads: units some relevance channel scores, in fused order; then the rest, newest
   // first (the recency fill). Fusing recency in at equal weight measured ~8 points lower at 8k
@@ -80,7 +98,21 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
   return new Map(placed.map((f, i) => [f.key, { rank: i, signal: f.signal, signalRank: f.signalRank }]));
 }
 
-const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'current evidence'];
+const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'action bm25', 'current evidence'];
+
+/** Units whose every command was run again by a newer unit or by open work (`later`). */
+function rerunUnits(pool: readonly Unit[], later: ReadonlySet<string>): Set<string> {
+  const newest = new Map<string, number>();
+  for (const u of pool)
+    for (const m of u.members)
+      if (m.kind === 'tool_call' && m.body !== null) newest.set(m.body, Math.max(newest.get(m.body) ?? -1, u.tx));
+  const out = new Set<string>();
+  for (const u of pool) {
+    const calls = u.members.filter((m) => m.kind === 'tool_call' && m.body !== null);
+    if (calls.length > 0 && calls.every((c) => later.has(c.body!) || newest.get(c.body!)! > u.tx)) out.add(u.key);
+  }
+  return out;
+}
 
 /** Reciprocal-rank fusion of some channels; units no channel ranks keep pool order at score 0. */
 function fuse(
@@ -103,11 +135,12 @@ function fuse(
   return out.sort((a, b) => b.score - a.score);
 }
 
-/** Paths of ranked units that open work touches or the query text names (full path, or its last
+/** Paths open work touches, and paths of ranked units the query text names (full path, or its last
  * two segments, or a file name with an extension). */
 function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
-  const out = new Set<string>();
-  const text = query.text;
+  // Open work's own paths count even when no ranked unit holds them: a command may still name them.
+  const out = new Set<string>(query.paths);
+  const text = `${query.text}\n${query.focus ?? ''}`;
   for (const u of pool) {
     for (const m of u.members) {
       const p = m.path;
@@ -130,26 +163,58 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
   return out;
 }
 
+/** How a command names a path: the full path, its last two segments, or a file name with an
+ * extension (the same forms namedPaths accepts in the query text). */
+function pathMentions(paths: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const parts = p.split('/').filter(Boolean);
+    const base = parts[parts.length - 1] ?? '';
+    out.add(p);
+    if (parts.length >= 2) out.add(parts.slice(-2).join('/'));
+    if (/\.\w+$/.test(base)) out.add(base);
+  }
+  return [...out].sort();
+}
+
+/** An action or a tool call whose text names a path of the working files: a command that read,
+ * searched or edited one of them carries no path of its own (its views may be superseded since),
+ * yet its output is about that file — often the only place the file's earlier lines still show. */
+const commandNames = (m: Candidate, mentions: readonly string[]): boolean =>
+  (m.kind === 'tool_call' || m.kind === 'action') && m.body !== null && mentions.some((p) => m.body!.includes(p));
+
 /** BM25 of each unit's text (its members' bodies) against the query's terms, with statistics over
  * the pool itself. */
 function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: string; score: number }> {
   const query = [...new Set(textTerms(queryText))];
   if (query.length === 0) return [];
-  const docs = pool.map((u) => ({ key: u.key, ...unitTerms(u.members) }));
+  // Each body is a document of its own and a unit scores as its best member: an action's long
+  // thought and the short output of its command are different texts, and one long unit must not
+  // dilute (by its length) the output that answers the query.
+  const docs = new Map<string, { counts: Map<string, number>; length: number }>();
+  for (const u of pool)
+    for (const m of u.members) if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, bodyTerms(m));
   const df = new Map<string, number>();
-  for (const d of docs) for (const q of query) if (d.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
-  const avg = docs.reduce((n, d) => n + d.length, 0) / Math.max(1, docs.length);
-  return docs.map((d) => {
+  for (const d of docs.values()) for (const q of query) if (d.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
+  let total = 0;
+  for (const d of docs.values()) total += d.length;
+  const avg = total / Math.max(1, docs.size);
+  const scoreOf = new Map<string, number>();
+  for (const [hash, d] of docs) {
     let score = 0;
     for (const q of query) {
       const f = d.counts.get(q);
       if (f === undefined) continue;
       const n = df.get(q)!;
-      const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+      const idf = Math.log(1 + (docs.size - n + 0.5) / (n + 0.5));
       score += (idf * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / Math.max(1, avg)));
     }
-    return { key: d.key, score };
-  });
+    scoreOf.set(hash, score);
+  }
+  return pool.map((u) => ({
+    key: u.key,
+    score: Math.max(0, ...u.members.map((m) => (m.bodyHash === null ? 0 : scoreOf.get(m.bodyHash)!))),
+  }));
 }
 
 /** Term counts per body, cached by content hash: the same bodies are ranked on every materialize. */
@@ -168,19 +233,4 @@ function bodyTerms(m: Candidate): { counts: Map<string, number>; length: number 
     termCache.set(m.bodyHash, hit);
   }
   return hit;
-}
-
-function unitTerms(members: readonly Candidate[]): { counts: Map<string, number>; length: number } {
-  if (members.length === 1) return bodyTerms(members[0]!);
-  const counts = new Map<string, number>();
-  let length = 0;
-  const seen = new Set<string>();
-  for (const m of members) {
-    if (m.bodyHash === null || seen.has(m.bodyHash)) continue;
-    seen.add(m.bodyHash);
-    const t = bodyTerms(m);
-    length += t.length;
-    for (const [k, v] of t.counts) counts.set(k, (counts.get(k) ?? 0) + v);
-  }
-  return { counts, length };
 }

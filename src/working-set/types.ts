@@ -99,6 +99,7 @@ export interface ExplanationRecord {
   tier?: number;
   reason: string;
   /** For ranked items (current evidence, verifier dependencies, history): the signal that placed
-   * it in the fused order and its rank there, e.g. `bm25 #2`, `exact path #1`, `recency #4`. */
+   * it in the fused order and its rank there, e.g. `bm25 #2`, `action bm25 #1`, `exact path #1`,
+   * `recency #4`. */
   signal?: string;
 }

@@ -12,7 +12,7 @@ import {
   targetRow,
   timedCpu,
 } from './bench-util.js';
-import { bareIngestMs, bareStepMs, createFloorTables } from './floors.js';
+import { bareIngestMs, bareStepMs, bareTransactionMs, createFloorTables } from './floors.js';
 import { bulkTransactions } from './synthetic.js';
 
 export { bulkTransactions };
@@ -63,6 +63,8 @@ export async function stepBench(steps = 300): Promise<BenchRow[]> {
   const lat: number[] = [];
   const cpu: number[] = [];
   const floor: number[] = [];
+  const emptyTx: number[] = [];
+  const oneRowTx: number[] = [];
   for (let s = 0; s < steps; s++) {
     const nodes: NodeInput[] = Array.from({ length: 10 }, (_, k) => ({
       id: `step${s}.${k}`,
@@ -85,6 +87,9 @@ export async function stepBench(steps = 300): Promise<BenchRow[]> {
         nodes.map((n) => n.body!),
       ),
     );
+    const bare = await bareTransactionMs(ledgerCore(ledger).config.engine, s);
+    emptyTx.push(bare.empty);
+    oneRowTx.push(bare.oneRow);
   }
   await ledger.close();
   return [
@@ -94,6 +99,8 @@ export async function stepBench(steps = 300): Promise<BenchRow[]> {
     }),
     { metric: '  p95', value: percentile(lat, 95), unit: 'ms' },
     { metric: '  p50, CPU time', value: percentile(cpu, 50), unit: 'ms' },
+    { metric: '  DuckDB floor: BEGIN; COMMIT (one round trip), p50', value: percentile(emptyTx, 50), unit: 'ms' },
+    { metric: '  DuckDB floor: BEGIN; 1-row INSERT; COMMIT, p50', value: percentile(oneRowTx, 50), unit: 'ms' },
   ];
 }
 
@@ -150,7 +157,7 @@ export async function memoryBench(n = 10_000): Promise<BenchRow[]> {
   const { ledger } = await bulkLedger(n);
   collectGarbage();
   const heap = process.memoryUsage().heapUsed;
-  const stats = await ledgerCore(ledger).config.engine.stats!();
+  const stats = (await ledger.engineMemory())!;
   const wasm = stats.wasmBytes ?? 0;
   const rows: BenchRow[] = [
     { metric: 'JS heap added by starting DuckDB + tiktoken (after GC)', value: mib(heapOpen - heapStart), unit: 'MiB' },

@@ -1,11 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RMDX_SESSION } from '../../demo/traces/rmdx-can-session.js';
+import { rowsOf } from '../../src/engine/rows.js';
+import { ledgerCore } from '../../src/ledger/ledger.js';
 import { bm25 } from '../../src/rerank/bm25.js';
+import { type ExactRow, exactRowsNow } from '../../src/retrieval/exact-channel.js';
 import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
-import type { RetrievalQuery } from '../../src/retrieval/query.js';
+import { type RetrievalQuery, resolveRetrievalQuery } from '../../src/retrieval/query.js';
+import { RetrievalIndex } from '../../src/retrieval/retrieval-index.js';
 import { TermPostings } from '../../src/retrieval/term-postings.js';
 import { termCounts } from '../../src/retrieval/text-terms.js';
+import { exactSql } from '../../src/sql/retrieval-sql.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
@@ -131,5 +136,35 @@ describe('retrieval index', () => {
     const late = await l.retrieve({ text: 'bad weather', channels: ['vector'], supportThreshold: 0 });
     expect(late.explanation[0]!.id).toBe('m:storm');
     await l.close();
+  });
+
+  it('exact lookups at the last epoch read from the index what the SQL reads from the tables', async () => {
+    const l = await pool.ledger(3);
+    for (const tx of RMDX_SESSION) await l.commit(tx);
+    const core = ledgerCore(l);
+    const index = new RetrievalIndex();
+    await index.catchUp(core.config.engine, core.index);
+    const view = await l.asOf(l.lastEpoch);
+    const some = view.nodes.find((n) => n.path !== undefined && n.bodyHash !== undefined)!;
+    for (const authority of [undefined, ['agent'], ['repo', 'user']]) {
+      const q = resolveRetrievalQuery(
+        {
+          ...(authority ? { authority } : {}),
+          artifacts: [
+            { path: 'rmdx/driver.py', range: [41, 70] },
+            { path: 'rmdx/driver.py' },
+            { path: 'rmdx/driver.py', revision: 'r2', range: [1, 20] },
+            { path: some.path!, hash: some.bodyHash! },
+            { path: 'rmdx/cli.py', range: [1, 20] },
+          ],
+        },
+        l.lastEpoch,
+      );
+      const visible = await index.visible(core.config.engine, core.index, q.epoch, q.authority);
+      const sql = rowsOf<ExactRow>(await core.config.engine.query(exactSql(q.epoch, q.authority, q.artifacts)));
+      const now = exactRowsNow(q, index, visible, core.index);
+      if (authority === undefined) expect(now.some((r) => r.old !== null && r.old > 0)).toBe(true);
+      expect(now).toEqual(sql.map((r) => ({ ...r })));
+    }
   });
 });
