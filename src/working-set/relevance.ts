@@ -81,6 +81,9 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
   // A command run again later (the reproduction script after each change) has its older outputs
   // placed by recency only: the newer run shows the state they described.
   const rerun = rerunUnits(pool, query.commands ?? new Set());
+  // A finished action cut from its calls is the agent's own prose about them: its calls' outputs
+  // are the evidence, so it is placed by recency only.
+  for (const u of pool) if (u.members.every((m) => m.kind === 'action')) rerun.add(u.key);
   for (const channel of channels.values())
     for (const key of rerun) if (channel !== channels.get('recency')) channel.delete(key);
 

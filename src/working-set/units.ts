@@ -12,7 +12,8 @@ export interface UnitPlan {
  * issue "safe graph cut"):
  * - an action transaction — the action, its tool calls, their results, the revisions it
  *   produced — is one unit while the action is open or anything open outside it depends on a
- *   member; once terminal with its dependants closed it may be cut, but each tool call still
+ *   member (an open task or steering that only `plans` it does not) or it is the current action;
+ *   once terminal with its dependants closed it may be cut, but each tool call still
  *   stays with its results;
  * - a tool call and its results are one unit wherever they appear;
  * - every other node is a unit of its own.
@@ -37,6 +38,13 @@ export function buildUnits(
   const invokes = out('invokes');
   const produces = out('produces');
   const mutates = out('mutates');
+  // An open task or steering `plans` every action it led to: planning is not depending on what the
+  // action did, so it alone does not keep a finished action whole (its tool calls still stay
+  // with their results). Pairs joined by another edge too are still dependencies.
+  const plansOnly = new Set<string>();
+  const otherLinks = new Set<string>();
+  for (const e of edges) (e.kind === 'plans' ? plansOnly : otherLinks).add(`${e.src}>${e.dst}`);
+  for (const link of otherLinks) plansOnly.delete(link);
   const assigned = new Set<number>();
   const units: Unit[] = [];
   const unanswered: Candidate[] = [];
@@ -66,8 +74,11 @@ export function buildUnits(
     const groups = answered.map(callGroup);
     const members = [action.nid, ...groups.flat(), ...revisions];
     const memberSet = new Set(members);
-    const dependedOn = members.some((m) => (openDependants.get(m) ?? []).some((d) => !memberSet.has(d)));
-    if (action.status === 'open' || dependedOn) {
+    const dependedOn = members.some((m) =>
+      (openDependants.get(m) ?? []).some((d) => !memberSet.has(d) && !plansOnly.has(`${d}>${m}`)),
+    );
+    // The current action transaction (tier 2) stays whole: the step the next one follows from.
+    if (action.status === 'open' || tiers.get(action.nid)!.tier <= 2 || dependedOn) {
       makeUnit(action.id, members);
     } else {
       makeUnit(action.id, [action.nid]);

@@ -38,11 +38,13 @@ describe('the RMD-X session', () => {
       'task:rmdx',
       'claim:speed-dps',
       'claim:speed-tenths',
+      // The file's current revision, a unit of its own once its finished action may be cut (the
+      // task only plans that action), ranks above the last outcome, which no longer fits.
+      'rev:driver:r2',
       'ev:tests:25-40',
-      'ver:status:3',
       'act:12',
     ]);
-    expect(ws.items.map((i) => i.tier)).toEqual([0, 0, 1, 1, 3, 5, 2]);
+    expect(ws.items.map((i) => i.tier)).toEqual([0, 0, 1, 1, 5, 3, 2]);
     expect(ws.explanation.find((e) => e.id === 'ev:tests:25-40')).toEqual({
       id: 'ev:tests:25-40',
       included: true,
@@ -91,8 +93,9 @@ describe('the RMD-X session', () => {
   it('materializes the expected working sets at several epochs and budgets, with no recap text', async () => {
     const cases: Array<[number, number, string[]]> = [
       // Epoch 3: the current action (reading driver.py 41-70) costs more than the budget left; the
-      // same lines as evidence fit.
-      [3, 400, ['steer:api', 'task:rmdx', 'ev:driver:41-70']],
+      // same lines as evidence fit, and so does the first action's thought (cut from its finished
+      // calls: the task only plans it).
+      [3, 400, ['steer:api', 'task:rmdx', 'ev:driver:41-70', 'act:1']],
       // Epoch 4: the failing test, the claim it supports and the range it cites come first.
       // (act:3's result is the same text as that range, so it costs only a reference and fits too.)
       [
@@ -110,12 +113,15 @@ describe('the RMD-X session', () => {
           'act:3',
           'call:3',
           'result:3',
+          // The earlier actions' thoughts, cut from their finished calls, fill what is left.
+          'act:1',
+          'act:2',
         ],
       ],
-      // Epoch 8: tight; the claims, the failing outcome and the edit it checks; the current
-      // action's 211-token test log does not fit. What is left goes by relevance to the task,
-      // not recency: the first look at the driver (act:1, BM25 6th) rather than the resolved
-      // claim claim:speed-unsigned (9th).
+      // Epoch 8: tight; the claims, the failing outcome and the edit it checks (its call and
+      // result with the revision; its thought, cut from them, is placed by recency only); the
+      // current action's 211-token test log does not fit. What is left goes by relevance to the
+      // task, not recency: the first look at the driver (call:1, its output) before the rest.
       [
         8,
         300,
@@ -125,14 +131,14 @@ describe('the RMD-X session', () => {
           'claim:reply-id',
           'claim:speed-dps',
           'claim:speed-tenths',
+          'claim:speed-unsigned',
           'ver:status:2',
-          'act:7',
           'call:7',
           'result:7',
           'rev:driver:r1',
-          'act:1',
           'call:1',
           'result:1',
+          'act:3',
         ],
       ],
       [11, 1000, []],
