@@ -3,6 +3,7 @@
  * package `exports` conditions select (node, workerd, browser).
  */
 export * from './adapters/index.js';
+export type { EngineStats } from './engine/engine.js';
 export { ERROR_CATALOGUE, type ErrorCode, type ErrorDetails, isLedgerError, LedgerError } from './errors.js';
 export { Ledger } from './ledger/ledger.js';
 export type { OpenLedgerOptions } from './ledger/open-ledger.js';

@@ -55,22 +55,62 @@ test('a storage failure fails the commit with STORAGE_FAILED and leaves the ledg
   await page.evaluate((n) => window.harness!.close(n), name);
 });
 
-test('a ledger open in one tab is refused in another (STORAGE_FAILED), and free once closed', async ({
-  page,
-  context,
-}) => {
-  const name = 'two-tabs';
-  await openHarness(page);
-  await page.evaluate((n) => window.harness!.remove(n), name);
-  await page.evaluate((n) => window.harness!.open(n, 'browser'), name);
-  const other = await context.newPage();
-  await openHarness(other);
-  const refused = await other.evaluate((n) => window.harness!.open(n, 'browser').catch((e) => e.code as string), name);
-  expect(refused).toBe('STORAGE_FAILED');
-  await page.evaluate((n) => window.harness!.close(n), name);
-  expect(await other.evaluate((n) => window.harness!.open(n, 'browser'), name)).toMatchObject({ lastTx: 0 });
-  await other.evaluate((n) => window.harness!.close(n), name);
-});
+for (const kind of ['browser', 'indexeddb'] as const) {
+  const label = kind === 'browser' ? 'OPFS' : 'IndexedDB';
+
+  test(`${label}: a ledger open in one tab is refused in another (STORAGE_FAILED), and free once closed`, async ({
+    page,
+    context,
+  }) => {
+    const name = `two-tabs-${kind}`;
+    await openHarness(page);
+    await page.evaluate((n) => window.harness!.remove(n), name);
+    await page.evaluate(([n, k]) => window.harness!.open(n, k), [name, kind] as const);
+    const other = await context.newPage();
+    await openHarness(other);
+    const refused = await other.evaluate(([n, k]) => window.harness!.open(n, k).catch((e) => e.code as string), [
+      name,
+      kind,
+    ] as const);
+    expect(refused).toBe('STORAGE_FAILED');
+    await page.evaluate((n) => window.harness!.close(n), name);
+    expect(await other.evaluate(([n, k]) => window.harness!.open(n, k), [name, kind] as const)).toMatchObject({
+      lastTx: 0,
+    });
+    await other.evaluate((n) => window.harness!.close(n), name);
+  });
+
+  test(`${label}: a crashed tab leaves no stale lock; another tab reopens exactly the acknowledged commits`, async ({
+    page,
+    context,
+  }) => {
+    const name = `crash-${kind}`;
+    await openHarness(page);
+    await page.evaluate((n) => window.harness!.remove(n), name);
+    await page.evaluate(([n, k]) => window.harness!.open(n, k), [name, kind] as const);
+    const acknowledged = await page.evaluate((n) => window.harness!.commit(n, 5), name);
+    expect(acknowledged.lastTx).toBe(5);
+
+    // The renderer dies holding the ledger open: no close(), no unload handlers.
+    const cdp = await context.newCDPSession(page);
+    const crashed = page.waitForEvent('crash', { timeout: 30_000 });
+    // The command never gets its answer from a renderer it kills: not awaited.
+    void cdp.send('Page.crash').catch(() => undefined);
+    await crashed;
+
+    const other = await context.newPage();
+    await openHarness(other);
+    // The browser frees the dead tab's Web Lock and handles as it reaps the renderer.
+    await expect
+      .poll(
+        () =>
+          other.evaluate(([n, k]) => window.harness!.open(n, k).catch((e) => e.code as string), [name, kind] as const),
+        { timeout: 30_000 },
+      )
+      .toEqual(acknowledged);
+    await other.evaluate((n) => window.harness!.close(n), name);
+  });
+}
 
 test('OPFS from a worker (sync access handles): the page then finds the same ledger', async ({ page }) => {
   const name = 'worker';

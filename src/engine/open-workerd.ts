@@ -39,7 +39,7 @@ export interface WorkerdEngineAssets {
  * Opens an in-memory DuckDB-WASM database inside Cloudflare's workerd, with the browser-blocking
  * build. Workers may not fetch or compile wasm at run time, so both modules come precompiled from
  * the bundle. The build's path `@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs` is not in
- * the package's `exports`, so a Worker's bundler must map it (wrangler: `alias`).
+ * the package's `exports`, so scripts/bundle-workerd.mjs inlines it into the shipped Workers entry.
  */
 export async function openWorkerdEngine(assets: WorkerdEngineAssets): Promise<Engine> {
   const instance = await instances(assets.duckdbModule, () => startInstance(assets));
@@ -57,7 +57,7 @@ async function startInstance(assets: WorkerdEngineAssets): Promise<SharedInstanc
   installWorkerdShims(assets.trampolineModule);
   // Imported only now, after the shims: the build's sha256 and emscripten glue choose between
   // their Node and browser paths while the module is evaluated.
-  // @ts-expect-error -- the path is outside the package's `exports`; the bundler alias resolves it
+  // @ts-expect-error -- the path is outside the package's `exports`; the Workers pre-bundle inlines it
   const duck = (await import('@duckdb/duckdb-wasm/dist/duckdb-browser-blocking.mjs')) as BrowserBlockingModule;
   if (!(await duck.getPlatformFeatures()).wasmExceptions) {
     throw new LedgerError('ENGINE_FAILED', {

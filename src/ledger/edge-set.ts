@@ -9,8 +9,8 @@ const EMPTY = -1;
 const DELETED = -2;
 
 export class EdgeSet {
-  private srcs: Int32Array;
-  private targets: Int32Array;
+  /** Pairs interleaved, `[src, target]` per slot: a probe touches one cache line, not two arrays. */
+  private slots: Int32Array;
   private mask: number;
   private used = 0; // live entries plus tombstones
   size = 0;
@@ -18,49 +18,56 @@ export class EdgeSet {
   constructor(capacity = 1024) {
     let c = 16;
     while (c < capacity * 2) c *= 2;
-    this.srcs = new Int32Array(c).fill(EMPTY);
-    this.targets = new Int32Array(c);
+    this.slots = new Int32Array(c * 2).fill(EMPTY);
     this.mask = c - 1;
   }
 
   /** Makes room for `n` more pairs at once (a restore adds 400k: one rehash, not ten). */
   reserve(n: number): void {
-    let capacity = this.srcs.length;
+    let capacity = this.mask + 1;
     while ((this.used + n) * 2 > capacity) capacity *= 2;
-    if (capacity !== this.srcs.length) this.rehash(capacity);
+    if (capacity !== this.mask + 1) this.rehash(capacity);
   }
 
   has(src: number, target: number): boolean {
-    const { srcs, targets, mask } = this;
+    const { slots, mask } = this;
     for (let i = slot(src, target) & mask; ; i = (i + 1) & mask) {
-      const s = srcs[i]!;
+      const s = slots[2 * i]!;
       if (s === EMPTY) return false;
-      if (s === src && targets[i] === target) return true;
+      if (s === src && slots[2 * i + 1] === target) return true;
     }
   }
 
-  /** Adds the pair; false when it was already present. */
+  /** Adds the pair; false when it was already present. One probe sequence finds either the pair
+   * or where it goes (the first tombstone on the way, else the empty slot that ended it). */
   add(src: number, target: number): boolean {
-    if (this.has(src, target)) return false;
-    if ((this.used + 1) * 2 > this.srcs.length)
-      this.rehash(this.size + 1 > this.srcs.length / 4 ? this.srcs.length * 2 : this.srcs.length);
-    const { srcs, mask } = this;
+    if ((this.used + 1) * 2 > this.mask + 1)
+      this.rehash(this.size + 1 > (this.mask + 1) / 4 ? (this.mask + 1) * 2 : this.mask + 1);
+    const { slots, mask } = this;
+    let free = -1;
     let i = slot(src, target) & mask;
-    while (srcs[i]! >= 0) i = (i + 1) & mask;
-    if (srcs[i] === EMPTY) this.used++;
-    srcs[i] = src;
-    this.targets[i] = target;
+    for (; ; i = (i + 1) & mask) {
+      const s = slots[2 * i]!;
+      if (s === EMPTY) break;
+      if (s === DELETED) {
+        if (free < 0) free = i;
+      } else if (s === src && slots[2 * i + 1] === target) return false;
+    }
+    if (free >= 0) i = free;
+    else this.used++;
+    slots[2 * i] = src;
+    slots[2 * i + 1] = target;
     this.size++;
     return true;
   }
 
   delete(src: number, target: number): boolean {
-    const { srcs, targets, mask } = this;
+    const { slots, mask } = this;
     for (let i = slot(src, target) & mask; ; i = (i + 1) & mask) {
-      const s = srcs[i]!;
+      const s = slots[2 * i]!;
       if (s === EMPTY) return false;
-      if (s === src && targets[i] === target) {
-        srcs[i] = DELETED;
+      if (s === src && slots[2 * i + 1] === target) {
+        slots[2 * i] = DELETED;
         this.size--;
         return true;
       }
@@ -68,13 +75,12 @@ export class EdgeSet {
   }
 
   private rehash(capacity: number): void {
-    const { srcs, targets } = this;
-    this.srcs = new Int32Array(capacity).fill(EMPTY);
-    this.targets = new Int32Array(capacity);
+    const old = this.slots;
+    this.slots = new Int32Array(capacity * 2).fill(EMPTY);
     this.mask = capacity - 1;
     this.used = 0;
     this.size = 0;
-    for (let i = 0; i < srcs.length; i++) if (srcs[i]! >= 0) this.add(srcs[i]!, targets[i]!);
+    for (let i = 0; i < old.length; i += 2) if (old[i]! >= 0) this.add(old[i]!, old[i + 1]!);
   }
 }
 

@@ -2,12 +2,17 @@ import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
 import type { EdgeRecord, GraphView, LineRange, NodeRecord } from '../schema/types.js';
-import { edgesAsOfSql, nodesAsOfSql } from '../sql/as-of.js';
+import { EDGES_AS_OF_STATEMENT, NODES_AS_OF_STATEMENT } from '../sql/as-of.js';
+import { intLiteral } from '../sql/literals.js';
+import { queryPrepared } from '../sql/prepared.js';
 import type { BodyColumns, NodeRow } from './rows.js';
 
 /** The nodes and edges valid at `epoch`, in recording order (the epoch is already checked). */
 export async function readGraphView(engine: Engine, epoch: number): Promise<GraphView> {
-  const nodes = rowsOf<NodeRow & BodyColumns>(await engine.query(nodesAsOfSql(epoch))).map(toNodeRecord);
+  const at = { epoch: intLiteral(epoch) };
+  const nodes = rowsOf<NodeRow & BodyColumns>(
+    await queryPrepared(engine, 'graph_view_nodes', NODES_AS_OF_STATEMENT, at),
+  ).map(toNodeRecord);
   const edges = rowsOf<{
     kind: string;
     tx: number;
@@ -15,7 +20,7 @@ export async function readGraphView(engine: Engine, epoch: number): Promise<Grap
     valid_to: number | null;
     from_id: string;
     to_id: string;
-  }>(await engine.query(edgesAsOfSql(epoch))).map(
+  }>(await queryPrepared(engine, 'graph_view_edges', EDGES_AS_OF_STATEMENT, at)).map(
     (e): EdgeRecord => ({
       from: e.from_id,
       to: e.to_id,

@@ -1,4 +1,4 @@
-import type { Engine } from '../engine/engine.js';
+import type { Engine, EngineStats } from '../engine/engine.js';
 import { asLedgerError } from '../errors.js';
 import { BodyVectors } from '../retrieval/body-vectors.js';
 import type { RetrievalQuery } from '../retrieval/query.js';
@@ -201,6 +201,17 @@ export class Ledger {
       }
       return true;
     });
+  }
+
+  /**
+   * DuckDB's memory as this runtime's build reports it: its wasm linear memory (shared by every
+   * ledger of the process or isolate; it never shrinks), DuckDB's own accounting and its memory
+   * limit. `null` where the build exposes none (the browser's worker build). In Workers this is
+   * the one memory figure an isolate can read.
+   */
+  engineMemory(): Promise<EngineStats | null> {
+    const { config, queue } = this.#core;
+    return queue.run(async () => (config.engine.stats ? config.engine.stats() : null));
   }
 
   /** Waits for the calls already made, then closes; calls made after it reject with

@@ -1,5 +1,5 @@
-import { validAt } from './as-of.js';
-import { intArray, intList, intLiteral, stringList } from './literals.js';
+import { assertEpoch, validAt } from './as-of.js';
+import { intArray, intLiteral, stringList, stringLiteral } from './literals.js';
 
 /**
  * The working-set closure: nodes reachable from the roots along edges valid at the epoch,
@@ -17,14 +17,57 @@ export interface ClosureQuery {
   hops: number;
 }
 
+/** A closure query with its per-level node bound. */
+export type BoundedClosureQuery = ClosureQuery & { maxNodes: number };
+
+/**
+ * What a working-set statement's text depends on; everything else is a parameter, so each shape
+ * is planned once per connection and executed many times (planning the statement measured about
+ * as long as running it).
+ *
+ * `current`: the epoch is at or after the ledger's last one. Every row's `valid_from` and every
+ * `valid_to` is an epoch already committed (epochs never regress), so there "valid at the epoch"
+ * is exactly `valid_to IS NULL`: one null test instead of two comparisons against a parameter, and
+ * no `$epoch` at all. Older epochs take the general predicate.
+ */
+export interface ClosureShape {
+  current: boolean;
+  defaultRoots: boolean;
+}
+
+export function closureShape(q: Pick<ClosureQuery, 'epoch' | 'roots'>, lastEpoch: number): ClosureShape {
+  return { current: q.epoch >= lastEpoch, defaultRoots: q.roots === 'default' };
+}
+
 /** `visible`: node versions valid at the epoch within the authority scopes. */
 export function visibleNodesSql(epoch: number, authority: readonly string[] | null): string {
   return `SELECT n.* FROM nodes n WHERE ${visibleNode('n', epoch, authority)}`;
 }
 
-/** The predicate of a visible node version under alias `a`. */
+/** The predicate of a visible node version under alias `a` (literal epoch and scopes). */
 export function visibleNode(a: string, epoch: number, authority: readonly string[] | null): string {
   return `${validAt(a, epoch)}${authority === null ? '' : ` AND ${a}.authority IN ${stringList(authority)}`}`;
+}
+
+/** The validity and visibility predicates of a shape, over the statement's parameters. */
+function predicatesOf(shape: ClosureShape) {
+  const valid = (a: string) =>
+    shape.current
+      ? `${a}.valid_to IS NULL`
+      : `(${a}.valid_from <= $epoch::INTEGER AND (${a}.valid_to IS NULL OR ${a}.valid_to > $epoch::INTEGER))`;
+  return {
+    valid,
+    /** Closed at the epoch: a version that had been valid and no longer is. */
+    closed: (a: string) =>
+      shape.current
+        ? `${a}.valid_to IS NOT NULL`
+        : `${a}.valid_from <= $epoch::INTEGER AND ${a}.valid_to IS NOT NULL AND ${a}.valid_to <= $epoch::INTEGER`,
+    /** ` AND` recorded by the epoch (every row is, at the last one). */
+    andRecorded: (a: string) => (shape.current ? '' : ` AND ${a}.valid_from <= $epoch::INTEGER`),
+    inScope: (a: string) => `($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], ${a}.authority))`,
+    visible: (a: string) =>
+      `${valid(a)} AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], ${a}.authority))`,
+  };
 }
 
 /**
@@ -33,12 +76,12 @@ export function visibleNode(a: string, epoch: number, authority: readonly string
  * evidence they rendered stays protected; meta is stable JSON written by the ledger, and inside a
  * string value a quote is escaped, so the pattern only matches the real key.)
  */
-function defaultRootsSql(epoch: number, authority: readonly string[] | null): string {
-  const vis = (a: string) => visibleNode(a, epoch, authority);
-  return `SELECT r.nid FROM nodes r WHERE ${vis('r')} AND r.status = 'open'
+function defaultRootsSql(shape: ClosureShape): string {
+  const { visible } = predicatesOf(shape);
+  return `SELECT r.nid FROM nodes r WHERE ${visible('r')} AND r.status = 'open'
       AND (r.kind IN ('task', 'steering', 'claim', 'action') OR (r.kind = 'message' AND r.meta LIKE '%"projection":true%'))
-    UNION ALL (SELECT r.nid FROM nodes r WHERE ${vis('r')} AND r.kind = 'action'
-      AND NOT EXISTS (SELECT 1 FROM nodes o WHERE ${vis('o')} AND o.kind = 'action' AND o.status = 'open')
+    UNION ALL (SELECT r.nid FROM nodes r WHERE ${visible('r')} AND r.kind = 'action'
+      AND NOT EXISTS (SELECT 1 FROM nodes o WHERE ${visible('o')} AND o.kind = 'action' AND o.status = 'open')
       ORDER BY r.tx DESC, r.nid DESC LIMIT 1)`;
 }
 
@@ -49,67 +92,151 @@ function defaultRootsSql(epoch: number, authority: readonly string[] | null): st
  * newest nodes (highest tx, then nid) to walk on, and records the rest as `beyond` — reached but
  * not walked. (A global bound ranked by hop cut every long session at the task's first hop —
  * every action hangs off the task — so the evidence of even the latest steps, four hops out,
- * was never reached.)
+ * was never reached.) A level's nodes are made distinct before they are ranked: ranking the
+ * joined rows let a node reached by two edges take two places of the beam, and which of its two
+ * ranks counted was left to the engine.
  *
  * `unit` then completes every action transaction and tool call/result pair the walked nodes
  * touch (forward along invokes/produces/mutates, backward along invokes/produces), to a fixpoint:
  * those may exceed the node bound, because splitting them would break the pairing invariant.
  * Its edges are filtered once (`unit_edges`) rather than scanned again at every step.
  */
-export function walkSql(q: ClosureQuery & { maxNodes: number }): string {
-  const roots = q.roots === 'default' ? `(${defaultRootsSql(q.epoch, q.authority)})` : intList(q.roots);
+export function walkSql(shape: ClosureShape): string {
+  const { valid, visible } = predicatesOf(shape);
+  const roots = shape.defaultRoots ? `(${defaultRootsSql(shape)})` : '(SELECT unnest($roots::INTEGER[]))';
   return `WITH RECURSIVE walk(nid, hop, beyond, tx) USING KEY (nid) AS (
-  SELECT n.nid, 0, false, n.tx FROM nodes n WHERE n.nid IN ${roots} AND ${visibleNode('n', q.epoch, q.authority)}
+  SELECT n.nid, 0, false, n.tx FROM nodes n WHERE n.nid IN ${roots} AND ${visible('n')}
   UNION
-  SELECT x.nid, x.hop, x.rn > ${intLiteral(q.maxNodes)}, x.tx FROM (
-    SELECT d.nid, w.hop + 1 AS hop, d.tx, row_number() OVER (ORDER BY d.tx DESC, d.nid DESC) AS rn FROM walk w
-    JOIN edges e ON e.src = w.nid AND ${validAt('e', q.epoch)}
-    JOIN nodes d ON d.nid = e.dst AND ${visibleNode('d', q.epoch, q.authority)}
-    WHERE w.hop < ${intLiteral(q.hops)} AND NOT w.beyond
-      AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = e.dst)
-    QUALIFY row_number() OVER (PARTITION BY d.nid ORDER BY w.hop) = 1
-  ) x
+  SELECT x.nid, x.hop, row_number() OVER (ORDER BY x.tx DESC, x.nid DESC) > $max_nodes::INTEGER, x.tx FROM (
+    SELECT DISTINCT d.nid, w.hop + 1 AS hop, d.tx FROM walk w
+    JOIN edges e ON e.src = w.nid AND ${valid('e')}
+    JOIN nodes d ON d.nid = e.dst AND ${visible('d')}
+    WHERE w.hop < $hops::INTEGER AND NOT w.beyond
+  ) x WHERE x.nid NOT IN (SELECT r.nid FROM recurring.walk r)
 ),
 walked AS MATERIALIZED (SELECT * FROM walk),
 unit_edges AS MATERIALIZED (
-  SELECT e.src AS a, e.dst AS b FROM edges e WHERE e.kind IN ('invokes', 'produces', 'mutates') AND ${validAt('e', q.epoch)}
+  SELECT e.src AS a, e.dst AS b FROM edges e WHERE e.kind IN ('invokes', 'produces', 'mutates') AND ${valid('e')}
   UNION ALL
-  SELECT e.dst AS a, e.src AS b FROM edges e WHERE e.kind IN ('invokes', 'produces') AND ${validAt('e', q.epoch)}
+  SELECT e.dst AS a, e.src AS b FROM edges e WHERE e.kind IN ('invokes', 'produces') AND ${valid('e')}
 ),
 unit(nid) AS (
   SELECT nid FROM walked WHERE NOT beyond
   UNION
   SELECT u.b FROM unit g JOIN unit_edges u ON u.a = g.nid
-  JOIN nodes m ON m.nid = u.b AND ${visibleNode('m', q.epoch, q.authority)}
+  JOIN nodes m ON m.nid = u.b AND ${visible('m')}
 ),
 units AS MATERIALIZED (SELECT nid FROM unit)`;
 }
 
-/**
- * One statement for the whole closure: a row per node the walk reached or the unit completion
- * added, nearer first, then more recent (higher tx), then nid (completion-only nodes, without a
- * hop, last). `beyond` marks the nodes a level's beam cut (reached, not walked); `candidate` the
- * walked and completed nodes, which alone carry their node columns' body. (Roots, walk, unit
- * completion and node rows were seven round trips; each cost a parse and a scan of its own.)
- */
-export function closureSql(q: ClosureQuery & { maxNodes: number }): string {
-  return `${walkSql(q)},
-c AS (SELECT v.*, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
-  WHERE ${validAt('v', q.epoch)})
-SELECT c.nid::INTEGER AS nid, c.hop::INTEGER AS hop, c.tx::INTEGER AS tx, coalesce(c.beyond, false) AS beyond, true AS candidate,
+/** The node part: a row per node the walk reached or the unit completion added (see closureSql). */
+function nodePartSql(shape: ClosureShape, tag = ''): string {
+  const { valid } = predicatesOf(shape);
+  return `c AS (SELECT v.*, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
+  WHERE ${valid('v')})
+SELECT ${tag}c.nid::INTEGER AS nid, c.hop::INTEGER AS hop, c.tx::INTEGER AS tx, coalesce(c.beyond, false) AS beyond, true AS candidate,
   c.vkey, c.id, c.kind, c.status, c.authority, c.path, c.revision, c.range_start, c.range_end, c.verifier, c.tool,
   c.role, c.meta, c.valid_from, b.hash AS body_hash, b.text AS body, b.tokens AS tokens
 FROM c LEFT JOIN bodies b ON b.bkey = c.bkey
 UNION ALL BY NAME
-SELECT w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, w.tx::INTEGER AS tx, true AS beyond, false AS candidate
-FROM walked w WHERE w.beyond AND w.nid NOT IN (SELECT nid FROM units)
+SELECT ${tag}w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, w.tx::INTEGER AS tx, true AS beyond, false AS candidate
+FROM walked w WHERE w.beyond AND w.nid NOT IN (SELECT nid FROM units)`;
+}
+
+/**
+ * The closure alone, as a statement over parameters: a row per node the walk reached or the unit
+ * completion added, nearer first, then more recent (higher tx), then nid (completion-only nodes,
+ * without a hop, last). `beyond` marks the nodes a level's beam cut (reached, not walked);
+ * `candidate` the walked and completed nodes, which alone carry their node columns and body.
+ */
+export function closureStatementSql(shape: ClosureShape): string {
+  return `${walkSql(shape)},
+${nodePartSql(shape)}
 ORDER BY hop NULLS LAST, tx DESC, nid DESC`;
+}
+
+/**
+ * Everything materialize reads, in one statement (the closure, then around it), rows tagged by
+ * `part` and ordered part by part:
+ * - 0 `node`: the closure's rows as closureStatementSql orders them;
+ * - 1 `edge`: valid edges into a candidate from a visible node (what inner edges and open
+ *   dependants need), in recording order, with the source's status;
+ * - 2 `closed`: nodes a candidate reaches through a valid edge that have no valid version at
+ *   the epoch (superseded or archived; only within the authority scopes), with the closing
+ *   fact; their ids and the closer's come from the ledger's index. A node's versions are
+ *   recorded in order and only its newest can be valid, so "no valid version" is "its newest
+ *   version recorded by the epoch is closed" (one anti-join; the two subqueries it replaced were
+ *   a third of the statement's time);
+ * - 3 `cut`: one row, whether the walk left edges unfollowed — a visible edge from a node at the
+ *   hop bound to a node the walk does not hold. Only meaningful when no level's beam cut
+ *   (`beyond` rows already say the graph was truncated): then a walk that stopped short of the
+ *   bound had no such edge left, so only the bound's level needs the check.
+ * (Closure, neighbourhood and frontier check were seven round trips, then two; each cost a parse,
+ * a plan and scans of its own.)
+ */
+export function workingSetSql(shape: ClosureShape): string {
+  const p = predicatesOf(shape);
+  return `${walkSql(shape)},
+${nodePartSql(shape, '0 AS part, ')}
+UNION ALL BY NAME
+SELECT 1 AS part, e.ekey, e.src::INTEGER AS src, e.dst::INTEGER AS dst, e.kind AS edge_kind, s.status AS src_status
+FROM edges e JOIN units u ON u.nid = e.dst
+JOIN nodes s ON s.nid = e.src AND ${p.visible('s')}
+WHERE ${p.valid('e')}
+UNION ALL BY NAME
+SELECT DISTINCT 2 AS part, d.nid::INTEGER AS nid, k.reason, k.epoch::INTEGER AS closed_at, k.by_nid::INTEGER AS by_nid
+FROM edges e JOIN units u ON u.nid = e.src
+JOIN nodes d ON d.nid = e.dst AND ${p.closed('d')} AND ${p.inScope('d')}
+JOIN closures k ON k.target = 'node' AND k.key = d.vkey
+WHERE ${p.valid('e')}
+  AND NOT EXISTS (SELECT 1 FROM nodes y WHERE y.nid = d.nid AND y.vkey > d.vkey${p.andRecorded('y')})
+UNION ALL BY NAME
+SELECT 3 AS part, EXISTS (
+  SELECT 1 FROM walked l JOIN edges e ON e.src = l.nid AND ${p.valid('e')}
+  JOIN nodes d ON d.nid = e.dst AND ${p.visible('d')}
+  WHERE l.hop = $hops::INTEGER AND e.dst NOT IN (SELECT nid FROM walked)
+) AS cut
+ORDER BY part, hop NULLS LAST, tx DESC, nid DESC, ekey`;
+}
+
+/** The parameters a shape's statement takes, as SQL literals, by name. */
+export function closureParams(shape: ClosureShape, q: BoundedClosureQuery): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (!shape.current) {
+    assertEpoch(q.epoch);
+    params.epoch = intLiteral(q.epoch);
+  }
+  if (!shape.defaultRoots) params.roots = intArray(q.roots === 'default' ? [] : q.roots);
+  params.authority =
+    q.authority === null ? 'NULL::VARCHAR[]' : `[${q.authority.map(stringLiteral).join(', ')}]::VARCHAR[]`;
+  params.hops = intLiteral(q.hops);
+  params.max_nodes = intLiteral(q.maxNodes);
+  return params;
+}
+
+/**
+ * A statement with its parameters written in as literals (`$name::T` → `(literal)::T`): for
+ * one-off runs (benchmark floors, tests) of what is otherwise prepared. Generated statements hold
+ * no user text outside parameters, so `$` only ever opens a parameter.
+ */
+export function inlineParams(sql: string, params: Readonly<Record<string, string>>): string {
+  return sql.replace(/\$([a-z_]+)/g, (_, name: string) => {
+    const literal = params[name];
+    if (literal === undefined) throw new Error(`no value for $${name}`);
+    return `(${literal})`;
+  });
+}
+
+/** The closure alone with literal parameters (see closureStatementSql). */
+export function closureSql(q: BoundedClosureQuery, lastEpoch = Number.POSITIVE_INFINITY): string {
+  const shape = closureShape(q, lastEpoch);
+  return inlineParams(closureStatementSql(shape), closureParams(shape, q));
 }
 
 /**
  * Whether the walk left edges unfollowed: a visible edge from a node of the last level reached to
  * a node the walk does not hold (the hop bound, or the node bound stopping the walk, cut there).
- * Only asked when the walk itself fit the node bound.
+ * (workingSetSql answers this as its `cut` part; kept for tests of the closure alone.)
  */
 export function cutAtFrontierSql(q: ClosureQuery, lastLevel: readonly number[], walked: readonly number[]): string {
   return `SELECT EXISTS (
@@ -117,45 +244,4 @@ export function cutAtFrontierSql(q: ClosureQuery, lastLevel: readonly number[], 
   WHERE e.src IN (SELECT unnest(${intArray(lastLevel)})) AND ${validAt('e', q.epoch)}
     AND e.dst NOT IN (SELECT unnest(${intArray(walked)}))
 )::BOOLEAN AS cut`;
-}
-
-/**
- * Everything around the candidates, in one statement (parts in this order): `edge` — valid edges
- * into a candidate from a visible node (what inner edges and open dependants need), in recording
- * order; `closed` — nodes a candidate reaches through a valid edge that have no valid version at
- * the epoch (superseded or archived; only within the authority scopes), by id; and, when
- * `frontier` is given, one `cut` row (see cutAtFrontierSql). Candidate sets are a semi-join on an
- * unnested list (an IN list of literals measured ~3× slower).
- */
-export function neighbourhoodSql(
-  q: ClosureQuery,
-  candidates: readonly number[],
-  frontier: { lastLevel: readonly number[]; walked: readonly number[] } | null,
-): string {
-  const { epoch, authority } = q;
-  const scope = authority === null ? '' : ` AND d.authority IN ${stringList(authority)}`;
-  const cut = frontier
-    ? `
-UNION ALL
-SELECT 'cut', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, (${cutAtFrontierSql(q, frontier.lastLevel, frontier.walked)})`
-    : '';
-  return `WITH c AS (SELECT unnest(${intArray(candidates)}) AS nid),
-f AS (SELECT e.ekey, e.src, e.dst, e.kind FROM edges e WHERE ${validAt('e', epoch)} AND e.dst IN (SELECT nid FROM c)),
-x AS (SELECT DISTINCT d.nid, d.id, k.reason, k.epoch AS closed_at, b.id AS by_id
-  FROM edges e
-  JOIN nodes d ON d.nid = e.dst AND d.valid_from <= ${intLiteral(epoch)} AND d.valid_to IS NOT NULL AND d.valid_to <= ${intLiteral(epoch)}${scope}
-  JOIN closures k ON k.target = 'node' AND k.key = d.vkey
-  LEFT JOIN (SELECT DISTINCT nid, id FROM nodes) b ON b.nid = k.by_nid
-  WHERE ${validAt('e', epoch)} AND e.src IN (SELECT nid FROM c)
-    AND NOT EXISTS (SELECT 1 FROM nodes v WHERE v.nid = d.nid AND ${validAt('v', epoch)})
-    AND d.vkey = (SELECT max(y.vkey) FROM nodes y WHERE y.nid = d.nid AND y.valid_from <= ${intLiteral(epoch)}))
-SELECT 'edge' AS part, row_number() OVER (ORDER BY f.ekey)::INTEGER AS ord, f.src::INTEGER AS src, f.dst::INTEGER AS dst,
-  f.kind::VARCHAR AS kind, s.status::VARCHAR AS src_status, NULL::VARCHAR AS id, NULL::VARCHAR AS reason,
-  NULL::INTEGER AS closed_at, NULL::VARCHAR AS by_id, NULL::BOOLEAN AS cut
-FROM f JOIN nodes s ON s.nid = f.src AND ${visibleNode('s', epoch, authority)}
-JOIN nodes d ON d.nid = f.dst AND ${visibleNode('d', epoch, authority)}
-UNION ALL
-SELECT 'closed', row_number() OVER (ORDER BY x.id)::INTEGER, NULL, NULL, NULL, NULL, x.id, x.reason, x.closed_at::INTEGER, x.by_id, NULL
-FROM x${cut}
-ORDER BY part DESC, ord`;
 }

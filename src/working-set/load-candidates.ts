@@ -1,8 +1,8 @@
 import type { Engine } from '../engine/engine.js';
-import { rowsOf } from '../engine/rows.js';
 import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
-import { closureSql, neighbourhoodSql } from '../sql/closure.js';
+import { closureParams, closureShape, workingSetSql } from '../sql/closure.js';
+import { queryPrepared } from '../sql/prepared.js';
 import type { ResolvedRequest } from './request.js';
 import type { Candidate, CandidateEdge } from './types.js';
 
@@ -19,18 +19,26 @@ export interface CandidateGraph {
   graphTruncated: boolean;
 }
 
+/** Row tags of workingSetSql. */
+const NODE = 0;
+const EDGE = 1;
+const CLOSED = 2;
+const CUT = 3;
+
 /**
- * Runs the closure and loads everything ranking needs in two statements: the bounded walk with
- * the default roots, the completion of every action transaction and tool call/result pair it
- * touched, and the node rows (closureSql); then the edges into the candidates, the closed
- * neighbours and, when the walk fit the node bound, whether the hop bound cut edges
- * (neighbourhoodSql).
+ * Runs the closure and loads everything ranking needs in one prepared statement
+ * (workingSetSql): the bounded walk with the default roots, the completion of every action
+ * transaction and tool call/result pair it touched, the node rows, the edges into the
+ * candidates, the closed neighbours and whether the hop bound cut edges. At the ledger's last
+ * epoch (the common case) the statement's validity test is `valid_to IS NULL`; older epochs take
+ * the general one (see ClosureShape).
  */
 export async function loadCandidates(
   engine: Engine,
   req: ResolvedRequest,
   nidOf: (id: string) => number | undefined,
   idOf: (nid: number) => string | undefined,
+  lastEpoch: number = Number.POSITIVE_INFINITY,
 ): Promise<CandidateGraph> {
   const explicitRoots = new Set<number>();
   if (req.roots) {
@@ -46,65 +54,71 @@ export async function loadCandidates(
     hops: req.hops,
     maxNodes: req.maxNodes,
   };
-  const table = await engine.query(closureSql(closure));
+  const shape = closureShape(closure, lastEpoch);
+  const name = `working_set_${shape.current ? 'current' : 'as_of'}_${shape.defaultRoots ? 'default' : 'given'}_roots`;
+  const table = await queryPrepared(engine, name, workingSetSql(shape), closureParams(shape, closure));
   // Read column-wise: a long session's walk reaches tens of thousands of nodes that the beam cut,
   // and building an object per row for them cost ~10 µs a row; only candidates become objects.
-  const nids = table.getChild('nid')!.toArray() as Int32Array;
-  const hopCol = table.getChild('hop')!;
-  const beyondCol = table.getChild('beyond')!;
-  const candidateCol = table.getChild('candidate')!;
-  const names = table.schema.fields.map((f) => f.name);
-  const columns = names.map((n) => table.getChild(n));
-  // Completion-only rows (no hop) sort last: the walk's rows are a prefix.
-  const walked: Array<{ nid: number; hop: number; beyond: boolean }> = [];
+  const col = (n: string) => table.getChild(n)!;
+  const parts = col('part').toArray() as Int32Array;
+  const nids = col('nid').toArray() as Int32Array;
+  const hopCol = col('hop');
+  const beyondCol = col('beyond');
+  const candidateCol = col('candidate');
+  const srcs = col('src').toArray() as Int32Array;
+  const dsts = col('dst').toArray() as Int32Array;
+  const edgeKinds = col('edge_kind');
+  const srcStatus = col('src_status');
+  const nodeNames = CANDIDATE_COLUMNS;
+  const nodeColumns = nodeNames.map((n) => table.getChild(n));
+  // Completion-only rows (no hop) sort last: the walk's rows are a prefix of the node part.
   const candidates = new Map<number, Candidate>();
-  for (let i = 0; i < table.numRows; i++) {
-    const nid = nids[i]!;
-    const hop = hopCol.get(i) as number | null;
-    const beyond = beyondCol.get(i) === true;
-    if (hop !== null) walked.push({ nid, hop, beyond });
-    if (candidateCol.get(i) !== true) continue;
-    const row: Record<string, unknown> = {};
-    for (let c = 0; c < names.length; c++) row[names[c]!] = columns[c]?.get(i) ?? null;
-    candidates.set(
-      nid,
-      toCandidate(row as unknown as NodeRowWithBody, hop === null || beyond ? Number.POSITIVE_INFINITY : hop),
-    );
-  }
-  let graphTruncated = walked.some((r) => r.beyond);
-  let frontier: { lastLevel: number[]; walked: number[] } | null = null;
-  if (!graphTruncated && walked.length > 0) {
-    const lastHop = walked[walked.length - 1]!.hop;
-    frontier = {
-      lastLevel: walked.filter((r) => r.hop === lastHop).map((r) => r.nid),
-      walked: walked.map((r) => r.nid),
-    };
-  }
-  const around = rowsOf<NeighbourhoodRow>(
-    await engine.query(neighbourhoodSql(closure, [...candidates.keys()], frontier)),
-  );
-  const openDependants = new Map<number, number[]>();
+  const beyondBound: CandidateGraph['beyondBound'] = [];
   const inner: CandidateEdge[] = [];
+  const openDependants = new Map<number, number[]>();
   const closed: CandidateGraph['closed'] = [];
-  for (const r of around) {
-    if (r.part === 'cut') graphTruncated = r.cut === true;
-    else if (r.part === 'closed') closed.push({ id: r.id!, reason: r.reason!, closedAt: r.closed_at!, by: r.by_id });
-    else {
-      const src = r.src!;
-      const dst = r.dst!;
-      if (candidates.has(src)) inner.push({ src, dst, kind: r.kind as EdgeKind });
-      if (r.src_status === 'open') {
+  let graphTruncated = false;
+  let cut = false;
+  for (let i = 0; i < table.numRows; i++) {
+    const part = parts[i]!;
+    if (part === NODE) {
+      const nid = nids[i]!;
+      const walked = hopCol.isValid(i);
+      const beyond = beyondCol.get(i) === true;
+      if (walked && beyond) graphTruncated = true;
+      if (candidateCol.get(i) !== true) {
+        // Ids come from the ledger's in-memory index: no query for records that are only named.
+        beyondBound.push({ nid, id: idOf(nid) ?? String(nid) });
+        continue;
+      }
+      const row: Record<string, unknown> = {};
+      for (let c = 0; c < nodeNames.length; c++) row[nodeNames[c]!] = nodeColumns[c]?.get(i) ?? null;
+      candidates.set(
+        nid,
+        toCandidate(row as unknown as NodeRowWithBody, !walked || beyond ? Number.POSITIVE_INFINITY : hopCol.get(i)),
+      );
+    } else if (part === EDGE) {
+      const src = srcs[i]!;
+      const dst = dsts[i]!;
+      if (candidates.has(src)) inner.push({ src, dst, kind: edgeKinds.get(i) as EdgeKind });
+      if (srcStatus.get(i) === 'open') {
         const list = openDependants.get(dst);
         if (list) list.push(src);
         else openDependants.set(dst, [src]);
       }
+    } else if (part === CLOSED) {
+      const by = col('by_nid').get(i) as number | null;
+      closed.push({
+        id: idOf(nids[i]!) ?? String(nids[i]),
+        reason: col('reason').get(i) as string,
+        closedAt: col('closed_at').get(i) as number,
+        by: by === null ? null : (idOf(by) ?? null),
+      });
+    } else if (part === CUT) {
+      cut = col('cut').get(i) === true;
     }
   }
-  const beyondBound = walked
-    .filter((r) => r.beyond && !candidates.has(r.nid))
-    // Ids come from the ledger's in-memory index: no query for records that are only named.
-    .map((r) => ({ nid: r.nid, id: idOf(r.nid) ?? String(r.nid) }));
-
+  closed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
     candidates,
     edges: inner,
@@ -112,23 +126,31 @@ export async function loadCandidates(
     explicitRoots,
     beyondBound,
     closed,
-    graphTruncated,
+    graphTruncated: graphTruncated || cut,
   };
 }
 
-/** A row of neighbourhoodSql: an edge, a closed neighbour, or the frontier cut. */
-interface NeighbourhoodRow {
-  part: 'edge' | 'closed' | 'cut';
-  src: number | null;
-  dst: number | null;
-  kind: string | null;
-  src_status: string | null;
-  id: string | null;
-  reason: string | null;
-  closed_at: number | null;
-  by_id: string | null;
-  cut: boolean | null;
-}
+/** The node columns a candidate is built from. */
+const CANDIDATE_COLUMNS = [
+  'nid',
+  'id',
+  'kind',
+  'status',
+  'authority',
+  'path',
+  'revision',
+  'range_start',
+  'range_end',
+  'verifier',
+  'tool',
+  'role',
+  'meta',
+  'tx',
+  'valid_from',
+  'body_hash',
+  'body',
+  'tokens',
+] as const;
 
 /** A candidate row: the node version's columns with its body. */
 type NodeRowWithBody = Pick<

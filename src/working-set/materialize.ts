@@ -175,7 +175,7 @@ function ranked(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> 
 }
 
 async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
-  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf);
+  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf, ctx.lastEpoch);
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
   // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
@@ -214,6 +214,7 @@ function relevanceQuery(
 ): RelevanceQuery {
   const text: string[] = [];
   const focus: string[] = [];
+  const commands = new Set<string>();
   const paths = new Set<string>();
   for (const c of [...shown.values()].sort((a, b) => a.nid - b.nid)) {
     const tier = tiers.get(c.nid)!.tier;
@@ -222,10 +223,11 @@ function relevanceQuery(
     if (tier < RANKED_FROM_TIER && c.path !== null) paths.add(c.path);
     // A result's output is evidence, not intent: a long test log would otherwise be the query.
     if (c.body === null || c.kind === 'tool_result') continue;
+    if (tier <= 2 && c.kind === 'tool_call') commands.add(c.body);
     if (tier < 2) text.push(c.body);
     else if (tier === 2) focus.push(c.body);
   }
-  return { text: text.join('\n'), focus: focus.join('\n'), paths };
+  return { text: text.join('\n'), focus: focus.join('\n'), commands, paths };
 }
 
 /** The signal that placed a ranked unit, and its rank in that channel. */

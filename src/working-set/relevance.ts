@@ -22,6 +22,8 @@ export interface RelevanceQuery {
   text: string;
   /** Text of what it is doing now: the current action's thought and commands. */
   focus?: string;
+  /** Commands of open work (the current action's calls): an older run of one is history. */
+  commands?: ReadonlySet<string>;
   /** Paths open work touches (evidence it cites, revisions it made). */
   paths: ReadonlySet<string>;
 }
@@ -38,7 +40,9 @@ const BM25_B = 0.75;
  * action is about, which the task may not name), exact path (a unit holding a file the query
  * names or open work touches, or a command naming one — an old view whose evidence was since
  * superseded still shows that file's earlier lines; newer first) and current evidence (a
- * still-valid file range, newer first); then
+ * still-valid file range, newer first). BM25 treats each body as a document and a unit scores
+ * as its best member. A unit whose commands were all run again later (by a newer unit or by the
+ * current action) is placed by recency only. Then
  * the units no channel scores, newest first, so whatever budget relevance leaves is filled as a
  * recency window would fill it. Each channel ranks only the units it scores; ties break by
  * transaction (newer first), then by key. Pure and deterministic.
@@ -74,6 +78,12 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
   ranked('bm25', bm25Scores(pool, query.text));
   ranked('action bm25', bm25Scores(pool, query.focus ?? ''));
 
+  // A command run again later (the reproduction script after each change) has its older outputs
+  // placed by recency only: the newer run shows the state they described.
+  const rerun = rerunUnits(pool, query.commands ?? new Set());
+  for (const channel of channels.values())
+    for (const key of rerun) if (channel !== channels.get('recency')) channel.delete(key);
+
   // Relevance leads: units some relevance channel scores, in fused order; then the rest, newest
   // first (the recency fill). Fusing recency in at equal weight measured ~8 points lower at 8k
   // and 16k tokens on the replay evaluation: recent but irrelevant output crowded out old views.
@@ -89,6 +99,20 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
 }
 
 const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'action bm25', 'current evidence'];
+
+/** Units whose every command was run again by a newer unit or by open work (`later`). */
+function rerunUnits(pool: readonly Unit[], later: ReadonlySet<string>): Set<string> {
+  const newest = new Map<string, number>();
+  for (const u of pool)
+    for (const m of u.members)
+      if (m.kind === 'tool_call' && m.body !== null) newest.set(m.body, Math.max(newest.get(m.body) ?? -1, u.tx));
+  const out = new Set<string>();
+  for (const u of pool) {
+    const calls = u.members.filter((m) => m.kind === 'tool_call' && m.body !== null);
+    if (calls.length > 0 && calls.every((c) => later.has(c.body!) || newest.get(c.body!)! > u.tx)) out.add(u.key);
+  }
+  return out;
+}
 
 /** Reciprocal-rank fusion of some channels; units no channel ranks keep pool order at score 0. */
 function fuse(
@@ -164,21 +188,33 @@ const commandNames = (m: Candidate, mentions: readonly string[]): boolean =>
 function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: string; score: number }> {
   const query = [...new Set(textTerms(queryText))];
   if (query.length === 0) return [];
-  const docs = pool.map((u) => ({ key: u.key, ...unitTerms(u.members) }));
+  // Each body is a document of its own and a unit scores as its best member: an action's long
+  // thought and the short output of its command are different texts, and one long unit must not
+  // dilute (by its length) the output that answers the query.
+  const docs = new Map<string, { counts: Map<string, number>; length: number }>();
+  for (const u of pool)
+    for (const m of u.members) if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, bodyTerms(m));
   const df = new Map<string, number>();
-  for (const d of docs) for (const q of query) if (d.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
-  const avg = docs.reduce((n, d) => n + d.length, 0) / Math.max(1, docs.length);
-  return docs.map((d) => {
+  for (const d of docs.values()) for (const q of query) if (d.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
+  let total = 0;
+  for (const d of docs.values()) total += d.length;
+  const avg = total / Math.max(1, docs.size);
+  const scoreOf = new Map<string, number>();
+  for (const [hash, d] of docs) {
     let score = 0;
     for (const q of query) {
       const f = d.counts.get(q);
       if (f === undefined) continue;
       const n = df.get(q)!;
-      const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+      const idf = Math.log(1 + (docs.size - n + 0.5) / (n + 0.5));
       score += (idf * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / Math.max(1, avg)));
     }
-    return { key: d.key, score };
-  });
+    scoreOf.set(hash, score);
+  }
+  return pool.map((u) => ({
+    key: u.key,
+    score: Math.max(0, ...u.members.map((m) => (m.bodyHash === null ? 0 : scoreOf.get(m.bodyHash)!))),
+  }));
 }
 
 /** Term counts per body, cached by content hash: the same bodies are ranked on every materialize. */
@@ -197,19 +233,4 @@ function bodyTerms(m: Candidate): { counts: Map<string, number>; length: number 
     termCache.set(m.bodyHash, hit);
   }
   return hit;
-}
-
-function unitTerms(members: readonly Candidate[]): { counts: Map<string, number>; length: number } {
-  if (members.length === 1) return bodyTerms(members[0]!);
-  const counts = new Map<string, number>();
-  let length = 0;
-  const seen = new Set<string>();
-  for (const m of members) {
-    if (m.bodyHash === null || seen.has(m.bodyHash)) continue;
-    seen.add(m.bodyHash);
-    const t = bodyTerms(m);
-    length += t.length;
-    for (const [k, v] of t.counts) counts.set(k, (counts.get(k) ?? 0) + v);
-  }
-  return { counts, length };
 }

@@ -7,8 +7,8 @@
  *   table into empty tables of a fresh database, in one transaction — no validation, planning,
  *   hashing or token counting;
  * - bare DuckDB step: one multi-statement round trip writing a step's rows as VALUES;
- * - bare DuckDB closure: the working set's closure statement alone (walk, group completion and
- *   node rows; no neighbourhood query, tiers, packing or explanation);
+ * - bare DuckDB closure: the working set's closure statement alone, prepared (walk, group
+ *   completion and node rows; no neighbourhood parts, tiers, packing or explanation);
  * - in-memory JS BFS: the same bounded closure over adjacency lists built once;
  * - Orama: BM25 (and hybrid) search over the same bodies in `@orama/orama`.
  */
@@ -16,8 +16,9 @@ import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
 import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
-import { closureSql } from '../../src/sql/closure.js';
+import { closureParams, closureShape, closureStatementSql } from '../../src/sql/closure.js';
 import { stringLiteral } from '../../src/sql/literals.js';
+import { queryPrepared } from '../../src/sql/prepared.js';
 import { timed } from './bench-util.js';
 
 /** Opens a fresh database with the ledger's tables, ingests the sections, returns ms (incl. open). */
@@ -74,11 +75,18 @@ export async function createFloorTables(engine: Engine): Promise<void> {
   }
 }
 
-/** The working set's closure query alone, as materialize's defaults bound it (6 hops, 128 nodes). */
-export async function bareClosureMs(ledger: Ledger, rootIds: readonly string[]): Promise<number> {
-  const roots = rootIds.map((id) => ledgerCore(ledger).index.nodes.get(id)!.nid);
-  const sql = closureSql({ epoch: ledger.lastEpoch, roots, authority: null, hops: 6, maxNodes: 128 });
-  return (await timed(() => ledgerCore(ledger).config.engine.query(sql)))[1];
+/**
+ * The working set's closure statement alone, as materialize runs it (prepared, at the last
+ * epoch, default roots and bounds: 6 hops, 128 nodes a level) — no edges, closed neighbours,
+ * frontier check, ranking, packing or explanation.
+ */
+export async function bareClosureMs(ledger: Ledger): Promise<number> {
+  const q = { epoch: ledger.lastEpoch, roots: 'default' as const, authority: null, hops: 6, maxNodes: 128 };
+  const shape = closureShape(q, ledger.lastEpoch);
+  const engine = ledgerCore(ledger).config.engine;
+  const run = () => queryPrepared(engine, 'bench_closure_floor', closureStatementSql(shape), closureParams(shape, q));
+  await run(); // prepared once, like materialize's statement
+  return (await timed(run))[1];
 }
 
 /** Adjacency lists of the valid edges, built once (not timed). */

@@ -157,7 +157,7 @@ export async function memoryBench(n = 10_000): Promise<BenchRow[]> {
   const { ledger } = await bulkLedger(n);
   collectGarbage();
   const heap = process.memoryUsage().heapUsed;
-  const stats = await ledgerCore(ledger).config.engine.stats!();
+  const stats = (await ledger.engineMemory())!;
   const wasm = stats.wasmBytes ?? 0;
   const rows: BenchRow[] = [
     { metric: 'JS heap added by starting DuckDB + tiktoken (after GC)', value: mib(heapOpen - heapStart), unit: 'MiB' },

@@ -56,7 +56,6 @@ export async function workerdBench(): Promise<BenchRow[]> {
         parts = answer;
       }
       if (process.env.BENCH_DEBUG) console.log('last warm request, as the isolate timed it:', parts);
-      const statement = (await call('/statement?name=warm', 'GET')) as { ms: number; runMs: number };
       const openRss = await workerdRssMiB();
       await call('/open?name=big');
       const before = (await call('/memory?name=big', 'GET')) as { wasmBytes: number; duckdbBytes: number };
@@ -88,8 +87,6 @@ export async function workerdBench(): Promise<BenchRow[]> {
           true,
         ),
         { metric: '  p95', value: percentile(warm, 95), unit: 'ms' },
-        { metric: 'one trivial statement (SELECT 1), timed in the isolate', value: statement.ms, unit: 'ms' },
-        { metric: '  same, result not parsed into an Arrow table', value: statement.runMs, unit: 'ms' },
         { metric: 'commit 10k bulk nodes inside the isolate (1 transaction)', value: Math.round(ingestMs), unit: 'ms' },
         {
           metric: `DuckDB wasm memory read in the isolate, before the 10k nodes`,

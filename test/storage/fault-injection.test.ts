@@ -21,8 +21,9 @@ import { removeTempDirs, tempDir } from './helpers.js';
  * durable before its acknowledgement could be sent). The Node directory reopens past a stale
  * lock left by a dead process.
  *
- * OPFS and IndexedDB run only in a browser (e2e/browser/storage.spec.ts); OPFS shares the
- * directory's byte layout and recovery code (file-format.ts), which these faults exercise.
+ * These faults sit above the adapters; log-store-faults.test.ts injects them at every write of
+ * the access interface under all four adapters (OPFS and IndexedDB included), and
+ * e2e/browser/storage.spec.ts runs the real OPFS and IndexedDB in Chromium.
  */
 const pool = new LedgerPool();
 afterAll(() => pool.close());

@@ -59,32 +59,30 @@ describe('closure SQL', () => {
     const sql = closureSql({ epoch: 7, roots: [3, 1], authority: ['user', "o'neil"], hops: 6, maxNodes: 128 });
     expect(sql).toMatchInlineSnapshot(`
       "WITH RECURSIVE walk(nid, hop, beyond, tx) USING KEY (nid) AS (
-        SELECT n.nid, 0, false, n.tx FROM nodes n WHERE n.nid IN (3, 1) AND (n.valid_from <= 7 AND (n.valid_to IS NULL OR n.valid_to > 7)) AND n.authority IN ('user', 'o''neil')
+        SELECT n.nid, 0, false, n.tx FROM nodes n WHERE n.nid IN (SELECT unnest(([3, 1]::INTEGER[])::INTEGER[])) AND (n.valid_from <= (7)::INTEGER AND (n.valid_to IS NULL OR n.valid_to > (7)::INTEGER)) AND ((['user', 'o''neil']::VARCHAR[])::VARCHAR[] IS NULL OR list_contains((['user', 'o''neil']::VARCHAR[])::VARCHAR[], n.authority))
         UNION
-        SELECT x.nid, x.hop, x.rn > 128, x.tx FROM (
-          SELECT d.nid, w.hop + 1 AS hop, d.tx, row_number() OVER (ORDER BY d.tx DESC, d.nid DESC) AS rn FROM walk w
-          JOIN edges e ON e.src = w.nid AND (e.valid_from <= 7 AND (e.valid_to IS NULL OR e.valid_to > 7))
-          JOIN nodes d ON d.nid = e.dst AND (d.valid_from <= 7 AND (d.valid_to IS NULL OR d.valid_to > 7)) AND d.authority IN ('user', 'o''neil')
-          WHERE w.hop < 6 AND NOT w.beyond
-            AND NOT EXISTS (SELECT 1 FROM recurring.walk r WHERE r.nid = e.dst)
-          QUALIFY row_number() OVER (PARTITION BY d.nid ORDER BY w.hop) = 1
-        ) x
+        SELECT x.nid, x.hop, row_number() OVER (ORDER BY x.tx DESC, x.nid DESC) > (128)::INTEGER, x.tx FROM (
+          SELECT DISTINCT d.nid, w.hop + 1 AS hop, d.tx FROM walk w
+          JOIN edges e ON e.src = w.nid AND (e.valid_from <= (7)::INTEGER AND (e.valid_to IS NULL OR e.valid_to > (7)::INTEGER))
+          JOIN nodes d ON d.nid = e.dst AND (d.valid_from <= (7)::INTEGER AND (d.valid_to IS NULL OR d.valid_to > (7)::INTEGER)) AND ((['user', 'o''neil']::VARCHAR[])::VARCHAR[] IS NULL OR list_contains((['user', 'o''neil']::VARCHAR[])::VARCHAR[], d.authority))
+          WHERE w.hop < (6)::INTEGER AND NOT w.beyond
+        ) x WHERE x.nid NOT IN (SELECT r.nid FROM recurring.walk r)
       ),
       walked AS MATERIALIZED (SELECT * FROM walk),
       unit_edges AS MATERIALIZED (
-        SELECT e.src AS a, e.dst AS b FROM edges e WHERE e.kind IN ('invokes', 'produces', 'mutates') AND (e.valid_from <= 7 AND (e.valid_to IS NULL OR e.valid_to > 7))
+        SELECT e.src AS a, e.dst AS b FROM edges e WHERE e.kind IN ('invokes', 'produces', 'mutates') AND (e.valid_from <= (7)::INTEGER AND (e.valid_to IS NULL OR e.valid_to > (7)::INTEGER))
         UNION ALL
-        SELECT e.dst AS a, e.src AS b FROM edges e WHERE e.kind IN ('invokes', 'produces') AND (e.valid_from <= 7 AND (e.valid_to IS NULL OR e.valid_to > 7))
+        SELECT e.dst AS a, e.src AS b FROM edges e WHERE e.kind IN ('invokes', 'produces') AND (e.valid_from <= (7)::INTEGER AND (e.valid_to IS NULL OR e.valid_to > (7)::INTEGER))
       ),
       unit(nid) AS (
         SELECT nid FROM walked WHERE NOT beyond
         UNION
         SELECT u.b FROM unit g JOIN unit_edges u ON u.a = g.nid
-        JOIN nodes m ON m.nid = u.b AND (m.valid_from <= 7 AND (m.valid_to IS NULL OR m.valid_to > 7)) AND m.authority IN ('user', 'o''neil')
+        JOIN nodes m ON m.nid = u.b AND (m.valid_from <= (7)::INTEGER AND (m.valid_to IS NULL OR m.valid_to > (7)::INTEGER)) AND ((['user', 'o''neil']::VARCHAR[])::VARCHAR[] IS NULL OR list_contains((['user', 'o''neil']::VARCHAR[])::VARCHAR[], m.authority))
       ),
       units AS MATERIALIZED (SELECT nid FROM unit),
       c AS (SELECT v.*, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
-        WHERE (v.valid_from <= 7 AND (v.valid_to IS NULL OR v.valid_to > 7)))
+        WHERE (v.valid_from <= (7)::INTEGER AND (v.valid_to IS NULL OR v.valid_to > (7)::INTEGER)))
       SELECT c.nid::INTEGER AS nid, c.hop::INTEGER AS hop, c.tx::INTEGER AS tx, coalesce(c.beyond, false) AS beyond, true AS candidate,
         c.vkey, c.id, c.kind, c.status, c.authority, c.path, c.revision, c.range_start, c.range_end, c.verifier, c.tool,
         c.role, c.meta, c.valid_from, b.hash AS body_hash, b.text AS body, b.tokens AS tokens

@@ -104,3 +104,36 @@ describe('rankUnits: the current action and the commands that name its files', (
     expect(order[0]).toBe('n13');
   });
 });
+
+describe('rankUnits: a command run again', () => {
+  const call = (nid: number, body: string, tx: number): Candidate => ({
+    ...node(nid, 'tool_call', body, tx),
+    range: null,
+  });
+  const run = (nid: number, tx: number, output: string): Unit => {
+    const c = call(nid, 'python check_widget.py', tx);
+    const r = node(nid + 100, 'tool_result', output, tx);
+    return { key: c.id, members: [c, r], tier: 6, reason: 'recent history', tx };
+  };
+  const units = [
+    run(21, 1, 'widget resize failed: width -1'),
+    run(22, 3, 'widget resize failed: width 0'),
+    unit(node(23, 'tool_result', 'ls output', 4)),
+  ];
+
+  it('places older runs by recency only; the newest run keeps its relevance', () => {
+    const r = rankUnits(units, { text: 'widget resize fails', paths: new Set() });
+    expect(r.get('n21')!.signal).toBe('recency');
+    expect(r.get('n22')!.signal).toBe('bm25');
+    expect(r.get('n22')!.rank).toBe(0);
+  });
+
+  it('counts a run by the current action as the newest', () => {
+    const r = rankUnits(units, {
+      text: 'widget resize fails',
+      paths: new Set(),
+      commands: new Set(['python check_widget.py']),
+    });
+    expect(r.get('n22')!.signal).toBe('recency');
+  });
+});

@@ -4,7 +4,7 @@
  *   POST /open?name=N                    opens an in-memory ledger
  *   POST /warm?name=N&i=I                one agent step: commit 2 nodes + asOf + materialize
  *   POST /ingest?name=N&n=K              commits K bulk nodes (built inside the isolate)
- *   GET  /memory?name=N                  DuckDB's memory figures, read inside the isolate
+ *   GET  /memory?name=N                  DuckDB's memory figures, read inside the isolate (engineMemory)
  *   POST /close?name=N
  *
  * workerd exposes no JS heap figures to a Worker (performance.memory is absent and, under
@@ -13,10 +13,6 @@
  */
 import { type Ledger, openLedger } from 'context-ledger';
 import { bulkTransactions } from '../synthetic.js';
-
-interface EngineWithStats {
-  stats(): Promise<{ wasmBytes: number | null; duckdbBytes: number; memoryLimit: string }>;
-}
 
 const ledgers = new Map<string, Ledger>();
 
@@ -56,22 +52,7 @@ async function handle(url: URL, method: string): Promise<Response> {
     }
     case 'GET /memory': {
       if (!ledger) break;
-      const engine = (ledger as unknown as { engine: EngineWithStats }).engine;
-      return Response.json(await engine.stats());
-    }
-    case 'GET /statement': {
-      // Fixed cost of one engine round trip in the isolate: a trivial statement, repeated.
-      if (!ledger) break;
-      const engine = (
-        ledger as unknown as { engine: { query(sql: string): Promise<unknown>; run(sql: string): Promise<void> } }
-      ).engine;
-      const runs = 50;
-      const t0 = Date.now();
-      for (let i = 0; i < runs; i++) await engine.query('SELECT 1 AS x');
-      const t1 = Date.now();
-      for (let i = 0; i < runs; i++) await engine.run('SELECT 1 AS x');
-      const t2 = Date.now();
-      return Response.json({ ms: (t1 - t0) / runs, runMs: (t2 - t1) / runs });
+      return Response.json(await ledger.engineMemory());
     }
     case 'POST /close':
       await ledger?.close();

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/engine/rows.js';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import {
+  type BoundedClosureQuery,
+  type ClosureShape,
+  closureParams,
+  closureShape,
+  inlineParams,
+  workingSetSql,
+} from '../../src/sql/closure.js';
+import { executeSql, queryPrepared } from '../../src/sql/prepared.js';
+import { engineOf, indexOf, LedgerPool } from '../helpers/ledgers.js';
+
+const pool = new LedgerPool();
+let ledger: Ledger;
+beforeAll(async () => {
+  ledger = await pool.ledger();
+  // a → b → d, a → c → e, b → e; x (secret) → a. Epoch 2: c2 supersedes c.
+  await ledger.commit({
+    epoch: 1,
+    nodes: ['a', 'b', 'c', 'd', 'e']
+      .map((id) => ({ id, kind: 'message' as const }))
+      .concat([{ id: 'x', kind: 'message', authority: 'secret' } as never]),
+    edges: [
+      { from: 'a', to: 'b', kind: 'depends_on' },
+      { from: 'a', to: 'c', kind: 'depends_on' },
+      { from: 'b', to: 'd', kind: 'depends_on' },
+      { from: 'b', to: 'e', kind: 'depends_on' },
+      { from: 'c', to: 'e', kind: 'depends_on' },
+      { from: 'x', to: 'a', kind: 'depends_on' },
+    ],
+  });
+  await ledger.commit({
+    epoch: 2,
+    nodes: [{ id: 'c2', kind: 'message' }],
+    edges: [{ from: 'c2', to: 'c', kind: 'supersedes' }],
+  });
+});
+afterAll(() => pool.close());
+
+interface Row {
+  part: number;
+  nid: number | null;
+  hop: number | null;
+  beyond: boolean | null;
+  candidate: boolean | null;
+  src: number | null;
+  dst: number | null;
+  edge_kind: string | null;
+  src_status: string | null;
+  reason: string | null;
+  by_nid: number | null;
+  cut: boolean | null;
+}
+
+const nid = (id: string) => indexOf(ledger).nodes.get(id)!.nid;
+const idOf = (n: number | null) => (n === null ? null : indexOf(ledger).byNid[n]!.id);
+
+/** Runs the statement as the materializer does (prepared), rows rendered with ids. */
+async function run(q: Partial<BoundedClosureQuery> & { epoch: number }, shape?: ClosureShape) {
+  const query: BoundedClosureQuery = { roots: [nid('a')], authority: null, hops: 6, maxNodes: 128, ...q };
+  const s = shape ?? closureShape(query, ledger.lastEpoch);
+  const name = `test_ws_${s.current ? 'c' : 'a'}_${s.defaultRoots ? 'd' : 'g'}`;
+  const rows = rowsOf<Row>(await queryPrepared(engineOf(ledger), name, workingSetSql(s), closureParams(s, query)));
+  return rows.map((r) =>
+    r.part === 0
+      ? `node ${idOf(r.nid)}@${r.hop ?? '-'}${r.beyond ? ' beyond' : ''}${r.candidate ? '' : ' (named only)'}`
+      : r.part === 1
+        ? `edge ${idOf(r.src)} ${r.edge_kind} ${idOf(r.dst)}${r.src_status ? ` (${r.src_status})` : ''}`
+        : r.part === 2
+          ? `closed ${idOf(r.nid)} ${r.reason} by ${idOf(r.by_nid)}`
+          : `cut ${r.cut}`,
+  );
+}
+
+describe('working-set statement', () => {
+  it('is pinned: at the last epoch validity is one null test and every value is a parameter', () => {
+    expect(workingSetSql({ current: true, defaultRoots: false })).toMatchInlineSnapshot(`
+      "WITH RECURSIVE walk(nid, hop, beyond, tx) USING KEY (nid) AS (
+        SELECT n.nid, 0, false, n.tx FROM nodes n WHERE n.nid IN (SELECT unnest($roots::INTEGER[])) AND n.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], n.authority))
+        UNION
+        SELECT x.nid, x.hop, row_number() OVER (ORDER BY x.tx DESC, x.nid DESC) > $max_nodes::INTEGER, x.tx FROM (
+          SELECT DISTINCT d.nid, w.hop + 1 AS hop, d.tx FROM walk w
+          JOIN edges e ON e.src = w.nid AND e.valid_to IS NULL
+          JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], d.authority))
+          WHERE w.hop < $hops::INTEGER AND NOT w.beyond
+        ) x WHERE x.nid NOT IN (SELECT r.nid FROM recurring.walk r)
+      ),
+      walked AS MATERIALIZED (SELECT * FROM walk),
+      unit_edges AS MATERIALIZED (
+        SELECT e.src AS a, e.dst AS b FROM edges e WHERE e.kind IN ('invokes', 'produces', 'mutates') AND e.valid_to IS NULL
+        UNION ALL
+        SELECT e.dst AS a, e.src AS b FROM edges e WHERE e.kind IN ('invokes', 'produces') AND e.valid_to IS NULL
+      ),
+      unit(nid) AS (
+        SELECT nid FROM walked WHERE NOT beyond
+        UNION
+        SELECT u.b FROM unit g JOIN unit_edges u ON u.a = g.nid
+        JOIN nodes m ON m.nid = u.b AND m.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], m.authority))
+      ),
+      units AS MATERIALIZED (SELECT nid FROM unit),
+      c AS (SELECT v.*, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
+        WHERE v.valid_to IS NULL)
+      SELECT 0 AS part, c.nid::INTEGER AS nid, c.hop::INTEGER AS hop, c.tx::INTEGER AS tx, coalesce(c.beyond, false) AS beyond, true AS candidate,
+        c.vkey, c.id, c.kind, c.status, c.authority, c.path, c.revision, c.range_start, c.range_end, c.verifier, c.tool,
+        c.role, c.meta, c.valid_from, b.hash AS body_hash, b.text AS body, b.tokens AS tokens
+      FROM c LEFT JOIN bodies b ON b.bkey = c.bkey
+      UNION ALL BY NAME
+      SELECT 0 AS part, w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, w.tx::INTEGER AS tx, true AS beyond, false AS candidate
+      FROM walked w WHERE w.beyond AND w.nid NOT IN (SELECT nid FROM units)
+      UNION ALL BY NAME
+      SELECT 1 AS part, e.ekey, e.src::INTEGER AS src, e.dst::INTEGER AS dst, e.kind AS edge_kind, s.status AS src_status
+      FROM edges e JOIN units u ON u.nid = e.dst
+      JOIN nodes s ON s.nid = e.src AND s.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], s.authority))
+      WHERE e.valid_to IS NULL
+      UNION ALL BY NAME
+      SELECT DISTINCT 2 AS part, d.nid::INTEGER AS nid, k.reason, k.epoch::INTEGER AS closed_at, k.by_nid::INTEGER AS by_nid
+      FROM edges e JOIN units u ON u.nid = e.src
+      JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NOT NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], d.authority))
+      JOIN closures k ON k.target = 'node' AND k.key = d.vkey
+      WHERE e.valid_to IS NULL
+        AND NOT EXISTS (SELECT 1 FROM nodes y WHERE y.nid = d.nid AND y.vkey > d.vkey)
+      UNION ALL BY NAME
+      SELECT 3 AS part, EXISTS (
+        SELECT 1 FROM walked l JOIN edges e ON e.src = l.nid AND e.valid_to IS NULL
+        JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], d.authority))
+        WHERE l.hop = $hops::INTEGER AND e.dst NOT IN (SELECT nid FROM walked)
+      ) AS cut
+      ORDER BY part, hop NULLS LAST, tx DESC, nid DESC, ekey"
+    `);
+  });
+
+  it('takes the general validity predicate for older epochs', () => {
+    const sql = workingSetSql({ current: false, defaultRoots: true });
+    expect(sql).toContain('(d.valid_from <= $epoch::INTEGER AND (d.valid_to IS NULL OR d.valid_to > $epoch::INTEGER))');
+    expect(sql).not.toContain('valid_to IS NULL AND');
+  });
+
+  it('is executed by name with literal parameters', () => {
+    const shape = { current: false, defaultRoots: false };
+    const params = closureParams(shape, { epoch: 4, roots: [2, 1], authority: ["o'neil"], hops: 6, maxNodes: 128 });
+    expect(executeSql('ws', params)).toBe(
+      "EXECUTE ws(epoch := 4, roots := [2, 1]::INTEGER[], authority := ['o''neil']::VARCHAR[], hops := 6, max_nodes := 128)",
+    );
+    expect(inlineParams('x < $hops::INTEGER', params)).toBe('x < (6)::INTEGER');
+  });
+
+  it('returns the closure, the edges into it, its closed neighbours and the cut, part by part', async () => {
+    // c is closed at epoch 2: its edge into e no longer comes from a visible node.
+    expect(await run({ epoch: 2 })).toEqual([
+      'node a@0',
+      'node b@1',
+      'node e@2',
+      'node d@2',
+      'edge a depends_on b',
+      'edge b depends_on d',
+      'edge b depends_on e',
+      'edge x depends_on a',
+      'closed c superseded by c2',
+      'cut false',
+    ]);
+  });
+
+  it('answers an older epoch as it was: c valid, nothing closed', async () => {
+    const rows = await run({ epoch: 1 });
+    expect(rows).toContain('node c@1');
+    expect(rows.some((r) => r.startsWith('closed'))).toBe(false);
+  });
+
+  it('agrees with the general predicate at the last epoch', async () => {
+    const q = { epoch: 2, hops: 1 };
+    expect(await run(q, { current: true, defaultRoots: false })).toEqual(
+      await run(q, { current: false, defaultRoots: false }),
+    );
+    expect(await run(q)).toContain('cut true');
+  });
+
+  it('never passes through or names a node outside the authority scopes', async () => {
+    const rows = await run({ epoch: 2, authority: ['agent'] });
+    expect(rows.join('\n')).not.toContain('x');
+  });
+
+  it('ranks a level by distinct nodes: one reached by two edges takes one place of the beam', async () => {
+    // Level 2 is e (reached from b and from c at epoch 1; the higher nid ranks first) and d: with
+    // two places both are walked. Ranking the joined rows gave e both places and cut d.
+    const rows = await run({ epoch: 1, maxNodes: 2 });
+    expect(rows.filter((r) => r.includes('beyond'))).toEqual([]);
+    expect(rows).toEqual(expect.arrayContaining(['node d@2', 'node e@2']));
+  });
+});
