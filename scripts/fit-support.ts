@@ -19,6 +19,10 @@ interface Row {
 }
 
 const FEATURES = ['subjectCoverage', 'coverage', 'unseen'] as const;
+/** Columns the model uses (intercept, subjectCoverage, coverage): `unseen` acts only through the
+ * hard rule (UNSEEN_LIMIT); fitted as a model input it took a positive weight, support rising
+ * with words the ledger never saw. */
+const MODEL_COLUMNS = 3;
 
 export function rowsOf(report: {
   locomo: {
@@ -42,11 +46,11 @@ export function rowsOf(report: {
 }
 
 export function fitLogistic(rows: readonly Row[], iterations = 4000, rate = 1): number[] {
-  const w = new Array<number>(rows[0]!.x.length).fill(0);
+  const w = new Array<number>(MODEL_COLUMNS).fill(0);
   for (let it = 0; it < iterations; it++) {
     const g = new Array<number>(w.length).fill(0);
     for (const r of rows) {
-      const p = 1 / (1 + Math.exp(-r.x.reduce((a, x, j) => a + x * w[j]!, 0)));
+      const p = predict(w, r.x);
       for (let j = 0; j < w.length; j++) g[j]! += (r.label - p) * r.x[j]!;
     }
     for (let j = 0; j < w.length; j++) w[j]! += (rate * g[j]!) / rows.length;
@@ -54,8 +58,11 @@ export function fitLogistic(rows: readonly Row[], iterations = 4000, rate = 1): 
   return w;
 }
 
-const predict = (w: readonly number[], x: readonly number[]) =>
-  1 / (1 + Math.exp(-x.reduce((a, v, j) => a + v * w[j]!, 0)));
+function predict(w: readonly number[], x: readonly number[]): number {
+  let z = 0;
+  for (let j = 0; j < w.length; j++) z += x[j]! * w[j]!;
+  return 1 / (1 + Math.exp(-z));
+}
 
 if (process.argv[2] !== undefined) {
   const rows = rowsOf(JSON.parse(readFileSync(process.argv[2], 'utf8')));
@@ -66,8 +73,31 @@ if (process.argv[2] !== undefined) {
     // The hard rule (support.ts) abstains whatever the model says.
     for (const r of rows) if (r.conv === c) held.set(r, r.x[3]! > UNSEEN_LIMIT ? 0 : predict(w, r.x));
   }
+  // A fixed split as well: fit and choose the 10%-false-abstention threshold on the first half of
+  // the conversations, then report both halves with that model and threshold.
+  const fitConvs = new Set(convs.slice(0, Math.ceil(convs.length / 2)));
+  const fitRows = rows.filter((r) => fitConvs.has(r.conv));
+  const ws = fitLogistic(fitRows);
+  const score = (r: Row) => (r.x[3]! > UNSEEN_LIMIT ? 0 : predict(ws, r.x));
+  const fitAnswerable = fitRows
+    .filter((r) => r.category !== 5)
+    .map(score)
+    .sort((a, b) => a - b);
+  const ts = fitAnswerable[Math.floor(0.1 * fitAnswerable.length)]!;
+  for (const [name, part] of [
+    ['fit split', fitRows],
+    ['held-out split', rows.filter((r) => !fitConvs.has(r.conv))],
+  ] as const) {
+    const ans = part.filter((r) => r.category !== 5);
+    const adv = part.filter((r) => r.category === 5);
+    console.log(
+      `${name} (${[...new Set(part.map((r) => r.conv))].join(', ')}): threshold ${ts.toFixed(3)} → false abstention ${(100 * (ans.filter((r) => score(r) < ts).length / ans.length)).toFixed(1)}%, category 5 abstention ${(100 * (adv.filter((r) => score(r) < ts).length / adv.length)).toFixed(1)}%`,
+    );
+  }
   const w = fitLogistic(rows);
-  console.log(`weights (intercept, ${FEATURES.join(', ')}): ${w.map((x) => x.toFixed(2)).join(', ')}`);
+  console.log(
+    `weights (intercept, ${FEATURES.slice(0, MODEL_COLUMNS - 1).join(', ')}): ${w.map((x) => x.toFixed(2)).join(', ')}`,
+  );
   const answerable = rows.filter((r) => r.category !== 5).map((r) => held.get(r)!);
   const adversarial = rows.filter((r) => r.category === 5).map((r) => held.get(r)!);
   const sorted = [...answerable].sort((a, b) => a - b);

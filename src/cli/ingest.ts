@@ -18,7 +18,8 @@ export const INGEST_USAGE = `Usage: context-ledger ingest <transcript...> --out 
 
 Commits agent transcripts into a durable ledger in DIR (created when missing; an existing ledger
 is appended to), one transaction per step. The format of each file is detected from its JSON:
-mini-swe-agent (*.traj.json), SWE-agent (*.traj), OpenAI chat messages, Anthropic messages.
+mini-swe-agent (*.traj.json), SWE-agent (*.traj), OpenAI chat messages, Anthropic messages, or
+a conversation (dated sessions of {speaker, text} turns, written as fromConversation writes them).
 Ids are prefixed with the file's name ("<name>/"), so several transcripts share one ledger, and
 each transcript's epochs follow the ledger's last one. They share its paths too: a later
 transcript's write to a path supersedes an earlier one's, so give unrelated repositories their
@@ -100,7 +101,7 @@ export async function loadTranscript(
   const format = forced ?? detectFormat(value);
   if (format === null) {
     throw new InputError(
-      `${file}: not a transcript this tool reads (expected a mini-swe-agent or SWE-agent trajectory, or an OpenAI or Anthropic message array)`,
+      `${file}: not a transcript this tool reads (expected a mini-swe-agent or SWE-agent trajectory, an OpenAI or Anthropic message array, or a conversation: sessions of {speaker, text} turns)`,
     );
   }
   const name = basename(full).replace(/(\.traj)?(\.json)?$/, '');

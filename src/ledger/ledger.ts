@@ -1,5 +1,5 @@
 import type { Engine, EngineStats } from '../engine/engine.js';
-import { asLedgerError } from '../errors.js';
+import { asLedgerError, LedgerError } from '../errors.js';
 import { BodyVectors } from '../retrieval/body-vectors.js';
 import type { RetrievalQuery } from '../retrieval/query.js';
 import { RetrievalIndex } from '../retrieval/retrieval-index.js';
@@ -48,7 +48,16 @@ export class Ledger {
 
   static {
     wrap = (core) => new Ledger(core);
-    unwrap = (ledger) => ledger.#core;
+    // A ledger from another copy of this module (two installs of the package, a bundler that
+    // duplicated it) has no #core here: say so with a code instead of a TypeError.
+    unwrap = (ledger) => {
+      if (typeof ledger !== 'object' || ledger === null || !(#core in ledger))
+        throw new LedgerError('INVALID_REQUEST', {
+          field: 'ledger',
+          reason: 'not a Ledger opened by this copy of context-ledger',
+        });
+      return ledger.#core;
+    };
   }
 
   /** The token encoding bodies are counted in. */
@@ -255,6 +264,12 @@ export interface LedgerReader {
 export function readLedger<T>(ledger: Ledger, read: (reader: LedgerReader) => Promise<T>): Promise<T> {
   const { config, index, queue } = unwrap(ledger);
   return queue.run(() => read({ engine: config.engine, index }));
+}
+
+/** @internal The last epoch, or a coded error for anything that is not a Ledger of this copy. */
+export function lastEpochOf(ledger: Ledger): number {
+  unwrap(ledger);
+  return ledger.lastEpoch;
 }
 
 /** @internal Tests and benchmarks only: the whole private state. */

@@ -1,7 +1,7 @@
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
 import { toNodeRecord } from '../ledger/graph-view.js';
-import { type Ledger, readLedger } from '../ledger/ledger.js';
+import { type Ledger, lastEpochOf, readLedger } from '../ledger/ledger.js';
 import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import type { EdgeKind, NodeKind } from '../schema/kinds.js';
 import type { NodeRecord } from '../schema/types.js';
@@ -117,7 +117,7 @@ export function readRdfSource(ledger: Ledger, epoch: number): Promise<RdfSource>
  * when every node it names is inside the scopes, so nothing outside them is ever a quad.
  */
 export async function rdfView(ledger: Ledger, options: RdfViewOptions = {}): Promise<Quad[]> {
-  const resolved = resolveViewOptions(options, ledger.lastEpoch);
+  const resolved = resolveViewOptions(options, lastEpochOf(ledger));
   return toQuads(await readRdfSource(ledger, resolved.epoch), resolved);
 }
 

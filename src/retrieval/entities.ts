@@ -87,3 +87,22 @@ export function pathSubject(path: string): string {
     .trim()
     .toLowerCase();
 }
+
+const SECOND_PERSON = /\b(you|your|yours|yourself|you're|you've|you'd|you'll)\b/iu;
+
+/**
+ * Of `terms`, those the text holds outside its questions (with `addressed`, only in statements
+ * that address the listener: "your race went great" said *to* someone is about them): sentences are split at `.`, `!`, `?` and
+ * line breaks, and a sentence ending in `?` is a question. A speaker who asks "what got you into
+ * running?" says nothing about their own running. Pure.
+ */
+export function statedTerms(text: string, terms: ReadonlySet<string>, addressed = false): Set<string> {
+  const stated = new Set<string>();
+  for (const m of text.matchAll(/[^.!?\n]+[.!?]*/gu)) {
+    const sentence = m[0].trim();
+    if (sentence.endsWith('?')) continue;
+    if (addressed && !SECOND_PERSON.test(sentence)) continue;
+    for (const t of textTerms(sentence)) if (terms.has(t)) stated.add(t);
+  }
+  return stated;
+}

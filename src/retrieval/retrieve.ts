@@ -10,7 +10,7 @@ import { bodyRowsSql } from '../sql/retrieval-sql.js';
 import type { BodyVectors } from './body-vectors.js';
 import type { ChannelHits } from './channel.js';
 import { CONTRADICTS, type EdgeAdjacency } from './edge-adjacency.js';
-import { queryNames, queryPhrases } from './entities.js';
+import { queryNames, queryPhrases, statedTerms } from './entities.js';
 import { exactChannel, type MissingEvidence } from './exact-channel.js';
 import { graphChannel } from './graph-channel.js';
 import type { Embedder } from './hashed-embedder.js';
@@ -223,9 +223,30 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
       missing.push({ claim: id, reason: 'the claim is not valid at this epoch or outside the authority scopes' });
   }
 
+  // One engine call: the bodies of the returned records, and of the question's subject's own
+  // records among the lexical hits (their questions are told from their statements below).
+  const selectedRows = selected.map((f) => byId.get(f.id)!);
+  const subjectHits =
+    lexical.subjects.length === 0
+      ? []
+      : [...lexical.matched.keys()].filter((n) => isVisible(n) && lexical.evidential.has(n));
+  const bkeys = [
+    ...new Set([...selectedRows, ...subjectHits.map(nodeOf)].flatMap((r) => (r?.bkey == null ? [] : [r.bkey]))),
+  ];
+  const bodies = new Map(
+    bkeys.length === 0
+      ? []
+      : rowsOf<BodyRecord>(await engine.query(bodyRowsSql(bkeys.sort((a, b) => a - b)))).map((b) => [b.bkey, b]),
+  );
+  const bodyOf = (n: number) => {
+    const bkey = nodeOf(n)?.bkey;
+    return bkey == null ? '' : (bodies.get(bkey)?.text ?? '');
+  };
+
   // Support: exact constraints and required claims count as hard requirements (missing above);
   // a text query's support is calibrated from how much of its content one record holds, and
-  // whether that record is by the person the question names (rerank/support.ts).
+  // whether that record is by the person the question names and *states* it: what a person asks
+  // ("what got you into running?") is evidence about the one asked, not about the asker.
   let support = 1;
   let rawSupport = 1;
   let features: SupportFeatures | undefined;
@@ -238,7 +259,13 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
       lexical.subjects.length > 0,
       [...lexical.matched]
         .filter(([nid]) => isVisible(nid) && !seedSet.has(nid) && lexical.evidential.has(nid))
-        .map(([nid, matched]) => ({ matched, bySubject: lexical.bySubject.has(nid) })),
+        .map(([nid, matched]) =>
+          lexical.bySubject.has(nid)
+            ? { matched, bySubject: true, stated: statedTerms(bodyOf(nid), matched) }
+            : lexical.subjects.length > 0
+              ? { matched, bySubject: true, stated: statedTerms(bodyOf(nid), matched, true) }
+              : { matched, bySubject: false },
+        ),
     );
     rawSupport = f.subjectCoverage;
     features = { coverage: f.coverage, subjectCoverage: f.subjectCoverage, unseen: f.unseen };
@@ -263,13 +290,6 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   }
   if (missing.length > 0) support = Math.min(support, q.supportThreshold > 0 ? q.supportThreshold / 2 : 0);
 
-  const selectedRows = selected.map((f) => byId.get(f.id)!);
-  const bkeys = [...new Set(selectedRows.flatMap((r) => (r.bkey === null ? [] : [r.bkey])))];
-  const bodies = new Map(
-    bkeys.length === 0
-      ? []
-      : rowsOf<BodyRecord>(await engine.query(bodyRowsSql(bkeys.sort((a, b) => a - b)))).map((b) => [b.bkey, b]),
-  );
   const evidence = selected.map((f, i) => toEvidence(f, selectedRows[i]!, bodies));
   const contradictions = contradictionsAmong(index.adjacency, visible, q.epoch, selectedNids, ctx.idOf);
   const reasons = (nid: number) =>

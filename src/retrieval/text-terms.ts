@@ -11,7 +11,6 @@ const STOP = new Set(
   ),
 );
 
-const WORD = /[A-Za-z0-9_]+/g;
 const SPLIT = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/;
 const LOWER_WORD = /^[a-z]+$/;
 
@@ -49,12 +48,26 @@ function wordTerms(word: string): readonly string[] {
 
 export function textTerms(text: string): string[] {
   const out: string[] = [];
-  const re = new RegExp(WORD.source, 'g');
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const terms = wordTerms(m[0]);
+  forEachWord(text, (terms) => {
     for (let i = 0; i < terms.length; i++) out.push(terms[i]!);
-  }
+  });
   return out;
+}
+
+/** Calls `each` with the terms of every word (a run of `[A-Za-z0-9_]`) of the text, scanning char codes: a regex
+ * `exec` per word allocated a match array each and cost as much as the rest of indexing. */
+function forEachWord(text: string, each: (terms: readonly string[]) => void): void {
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const word = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      each(wordTerms(text.slice(start, i)));
+      start = -1;
+    }
+  }
 }
 
 /**
@@ -80,7 +93,10 @@ export function stem(word: string): string {
 /** Term frequencies of a text, and its length in terms. */
 export function termCounts(text: string): { counts: Map<string, number>; length: number } {
   const counts = new Map<string, number>();
-  const terms = textTerms(text);
-  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-  return { counts, length: terms.length };
+  let length = 0;
+  forEachWord(text, (terms) => {
+    length += terms.length;
+    for (let i = 0; i < terms.length; i++) counts.set(terms[i]!, (counts.get(terms[i]!) ?? 0) + 1);
+  });
+  return { counts, length };
 }

@@ -42,7 +42,10 @@ describe('detectFormat', () => {
     expect(detectFormat(fixture('swe-agent.traj'))).toBe('swe-agent');
     expect(detectFormat(fixture('openai-chat.json'))).toBe('openai');
     expect(detectFormat(fixture('anthropic-messages.json'))).toBe('anthropic');
-    for (const other of [{ name: 'context-ledger' }, [], [1, 2, 3], 'text', null, { messages: [] }]) {
+    const chat = [{ date: '8 May 2023', turns: [{ speaker: 'Caroline', text: 'I went to a support group.' }] }];
+    expect(detectFormat(chat)).toBe('conversation');
+    expect(detectFormat({ sessions: chat })).toBe('conversation');
+    for (const other of [{ name: 'context-ledger' }, [], [1, 2, 3], 'text', null, { messages: [] }, [{ turns: [] }]]) {
       expect(detectFormat(other)).toBeNull();
     }
   });
@@ -70,6 +73,29 @@ describe('context-ledger', () => {
     expect(lines[4]).toMatch(/: 42 transactions, last epoch 41$/);
     expect(r.stderr).toContain('ingest: 42/42 anthropic-messages');
     expect(existsSync(join(tmp, 'second', 'log.bin')) || existsSync(join(tmp, 'second', 'snapshot.bin'))).toBe(true);
+  });
+
+  it('ingest: a conversation is detected and written the way fromConversation writes it', async () => {
+    const file = join(tmp, 'chat.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { date: '8 May 2023', turns: [{ speaker: 'Caroline', text: 'I went to a LGBTQ support group yesterday.' }] },
+        { date: '20 May 2023', turns: [{ speaker: 'Melanie', text: 'I painted a lake sunrise last year.' }] },
+      ]),
+    );
+    const dir = join(tmp, 'chat-ledger');
+    const r = await run(['ingest', file, '--out', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('chat.json: conversation, 2 steps');
+    const found = await run(['retrieve', '--ledger', dir, '--text', 'What did Melanie paint?']);
+    expect(found.code, found.stderr).toBe(0);
+    const result = JSON.parse(found.stdout) as {
+      status: string;
+      evidence: Array<{ id: string; meta?: { speaker?: string } }>;
+    };
+    expect(result.status).toBe('supported');
+    expect(result.evidence[0]).toMatchObject({ id: 'chat/2:1', meta: { speaker: 'Melanie' } });
   });
 
   it('ingest: a file that is not a transcript exits 1 with a clear message and creates no ledger', async () => {

@@ -108,6 +108,9 @@ describe('SPARQL through Comunica', () => {
     expect(await codeOf(() => sparql(ledger, 'ASK {}', { epoch: -1 }))).toBe('INVALID_REQUEST');
     expect(await codeOf(() => sparql(ledger, 'ASK {}', { authority: 'agent' as never }))).toBe('INVALID_REQUEST');
     expect(await codeOf(() => toRdf(ledger, { format: 'rdf/xml' as never }))).toBe('INVALID_OPTION');
+    // Something that is not a Ledger of this copy of the package (a look-alike object).
+    expect(await codeOf(() => rdfView({ ...ledger } as never))).toBe('INVALID_REQUEST');
+    expect(await codeOf(() => sparql(null as never, 'ASK {}'))).toBe('INVALID_REQUEST');
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromConversation } from '../../src/adapters/chat/conversation.js';
 import { calibratedSupport, supportFeatures } from '../../src/rerank/support.js';
-import { queryNames, speakerNames } from '../../src/retrieval/entities.js';
+import { queryNames, speakerNames, statedTerms } from '../../src/retrieval/entities.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
@@ -46,12 +46,12 @@ describe('names and subjects', () => {
     expect(f.coverage).toBe(1);
     expect(f.subjectCoverage).toBe(0.5);
     expect(f.lacking).toEqual(['charity']);
-    // Monotone in both features.
+    // Rises with subject coverage; never rises with unseen words.
     expect(f.unseen).toBe(0);
     expect(calibratedSupport({ coverage: 1, subjectCoverage: 1, unseen: 0 })).toBeGreaterThan(
       calibratedSupport({ coverage: 1, subjectCoverage: 0.5, unseen: 0 }),
     );
-    expect(calibratedSupport({ coverage: 0.5, subjectCoverage: 0.5, unseen: 0 })).toBeGreaterThan(
+    expect(calibratedSupport({ coverage: 0.5, subjectCoverage: 0.5, unseen: 0 })).toBeGreaterThanOrEqual(
       calibratedSupport({ coverage: 0.5, subjectCoverage: 0.5, unseen: 0.5 }),
     );
     expect(calibratedSupport({ coverage: 0, subjectCoverage: 0, unseen: 0 })).toBeLessThan(0.5);
@@ -78,5 +78,34 @@ describe('retrieval over a conversation (default call)', () => {
     expect(swapped.status).toBe('abstain');
     expect(swapped.missing[0]!.reason).toMatch(/by caroline/);
     expect(swapped.partial.length).toBeGreaterThan(0);
+  });
+
+  it('what a person asks is not evidence about them; what is said to them is', async () => {
+    const terms = new Set(['run', 'marathon', 'train']);
+    expect([...statedTerms('Wow! What got you into running? I train daily.', terms)]).toEqual(['train']);
+    expect([...statedTerms('Your marathon time was great. I run too.', terms, true)]).toEqual(['marathon']);
+    const l = await pool.ledger();
+    const chat = [
+      {
+        date: '4 March 2023',
+        turns: [
+          { speaker: 'Caroline', text: 'Wow! What got you into marathon running?' },
+          { speaker: 'Melanie', text: 'My marathon running started after my dad got sick.' },
+          { speaker: 'Melanie', text: 'Caroline, your pottery class sounded lovely.' },
+        ],
+      },
+    ];
+    for (const tx of fromConversation(chat).transactions) await l.commit(tx);
+    // Caroline only asked about marathon running: the question is about Melanie's.
+    const asked = await l.retrieve({ authority: ['user'], text: 'What got Caroline into marathon running?' });
+    expect(asked.supportFeatures!.coverage).toBe(1);
+    expect(asked.supportFeatures!.subjectCoverage).toBe(0);
+    expect(asked.status).toBe('abstain');
+    const own = await l.retrieve({ authority: ['user'], text: 'What got Melanie into marathon running?' });
+    expect(own.status).toBe('supported');
+    // Said to Caroline by Melanie, about Caroline's class.
+    const told = await l.retrieve({ authority: ['user'], text: "How was Caroline's pottery class?" });
+    expect(told.supportFeatures!.subjectCoverage).toBeGreaterThan(0.4);
+    expect(told.supportFeatures!.subjectCoverage).toBe(told.supportFeatures!.coverage);
   });
 });

@@ -64,8 +64,13 @@ describe('retrieval index', () => {
             limit,
           });
           const want = [...referenceBm25(docs, visible, terms)].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-          expect(got.ranked.map((r) => r.bkey)).toEqual(want.slice(0, limit).map(([k]) => k));
-          for (const [i, r] of got.ranked.entries()) expect(r.score).toBeCloseTo(want[i]![1], 9);
+          // The same scores in the same order (ties may fall either way: sums differ in the last bit).
+          const ref = new Map(want);
+          expect(got.ranked.length).toBe(Math.min(limit, want.length));
+          for (const [i, r] of got.ranked.entries()) {
+            expect(r.score).toBeCloseTo(want[i]![1], 9);
+            expect(r.score).toBeCloseTo(ref.get(r.bkey)!, 9);
+          }
           for (const r of got.ranked)
             expect(r.matched).toEqual(terms.filter((t) => termCounts(docs[r.bkey]!).counts.has(t)));
           // Invisible bodies neither score nor count.
