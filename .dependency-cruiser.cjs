@@ -13,9 +13,6 @@
  * - src/ledger/ledger-config.ts resolves the default embedder from retrieval/hashed-embedder.ts
  *   (ledger core → retrieval).
  * - src/working-set/relevance.ts uses retrieval/text-terms.ts (the lexical channel's terms).
- * - working-set and retrieval read ledger/rows.ts, the row types of the tables (a types-only leaf
- *   of the ledger core that belongs under schema/); src/working-set/load-candidates.ts and
- *   src/retrieval/retrieve.ts import it.
  */
 const FACADE = '^src/ledger/(ledger|open-ledger)[.]ts$';
 const LEDGER_CORE_NOT_FACADE = '^src/ledger/(?!(ledger|open-ledger)[.]ts$)';
@@ -100,12 +97,11 @@ module.exports = {
       to: { path: '^src/working-set/' },
     },
     {
-      name: 'operations-read-only-rows-of-the-core',
+      name: 'operations-not-the-ledger-core',
       severity: 'error',
-      comment:
-        'Known exception: working-set and retrieval read ledger/rows.ts (row types, a types-only leaf that belongs under schema/).',
+      comment: 'working-set, retrieval and rerank read the row types from schema/rows.ts, never the ledger core.',
       from: { path: '^src/(working-set|retrieval|rerank)/' },
-      to: { path: '^src/ledger/', pathNot: '^src/ledger/rows[.]ts$' },
+      to: { path: '^src/ledger/' },
     },
     {
       name: 'facade-below-entries',

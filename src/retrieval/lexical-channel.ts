@@ -1,5 +1,5 @@
-import type { NodeRow } from '../ledger/rows.js';
 import { bm25 } from '../rerank/bm25.js';
+import type { NodeRow } from '../schema/rows.js';
 import { addHit, type ChannelHits } from './channel.js';
 import { speakerNames } from './entities.js';
 import type { ResolvedQuery } from './query.js';

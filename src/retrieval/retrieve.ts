@@ -1,11 +1,11 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
-import type { NodeRow } from '../ledger/rows.js';
 import { type ChannelScores, type FusedCandidate, fuse } from '../rerank/fuse.js';
 import { type SelectableRecord, selectDiverse } from '../rerank/select.js';
 import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT } from '../rerank/support.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
+import type { NodeRow } from '../schema/rows.js';
 import { bodyRowsSql } from '../sql/retrieval-sql.js';
 import type { BodyVectors } from './body-vectors.js';
 import type { ChannelHits } from './channel.js';
