@@ -20,7 +20,7 @@
  */
 import { create, insertMultiple, search, type Tokenizer } from '@orama/orama';
 import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
-import { textTerms } from '../../src/retrieval/text-terms.js';
+import { textTerms } from '../../src/text/text-terms.js';
 
 export type OramaTokenizer = 'ledger' | 'orama';
 

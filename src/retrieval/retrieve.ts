@@ -7,6 +7,7 @@ import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT 
 import type { NodeKind, Status } from '../schema/kinds.js';
 import type { NodeRow } from '../schema/rows.js';
 import { bodyRowsSql } from '../sql/retrieval-sql.js';
+import { textTerms } from '../text/text-terms.js';
 import type { BodyVectors } from './body-vectors.js';
 import type { ChannelHits } from './channel.js';
 import { CONTRADICTS, type EdgeAdjacency } from './edge-adjacency.js';
@@ -17,7 +18,6 @@ import type { Embedder } from './hashed-embedder.js';
 import { lexicalChannel } from './lexical-channel.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from './query.js';
 import type { LedgerNodes, RetrievalIndex, VisibleSet } from './retrieval-index.js';
-import { textTerms } from './text-terms.js';
 import { vectorChannel } from './vector-channel.js';
 
 export interface RetrievedEvidence {

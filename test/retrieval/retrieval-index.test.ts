@@ -9,8 +9,8 @@ import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from '../../src/retrieval/query.js';
 import { RetrievalIndex } from '../../src/retrieval/retrieval-index.js';
 import { TermPostings } from '../../src/retrieval/term-postings.js';
-import { termCounts } from '../../src/retrieval/text-terms.js';
 import { exactSql } from '../../src/sql/retrieval-sql.js';
+import { termCounts } from '../../src/text/text-terms.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
