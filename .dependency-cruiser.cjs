@@ -5,21 +5,14 @@
  *   retrieval, rerank  ←  facade (ledger.ts, open-ledger.ts)  ←  storage,
  *   rdf  ←  entries, index.ts, cli
  *
- * text/ holds pure text functions (the lexical terms) that working-set and retrieval share.
+ * text/ holds pure functions over text that the layers above share: the lexical terms (working-set
+ * and retrieval) and the built-in hashed-trigram embedder (the ledger core's default, retrieval's
+ * vectors).
  * Adapters are pure parsers: they see only the schema. No file cycles anywhere. Type-only
  * imports count: a reader follows them just the same.
- *
- * Known exceptions (files other sessions were reshaping when this was set up; each names its
- * file and goes once the file is fixed):
- * - src/ledger/ledger-config.ts resolves the default embedder from retrieval/hashed-embedder.ts
- *   (ledger core → retrieval).
  */
 const FACADE = '^src/ledger/(ledger|open-ledger)[.]ts$';
 const LEDGER_CORE_NOT_FACADE = '^src/ledger/(?!(ledger|open-ledger)[.]ts$)';
-/** Known exceptions of the ledger core: which retrieval file each may use. */
-const CORE_USES_RETRIEVAL = {
-  'ledger-config': 'hashed-embedder',
-};
 const ABOVE_ENGINE = '^src/(sql|ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
 const ABOVE_SQL = '^src/(ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
 const ABOVE_FACADE = '^src/(storage|rdf|adapters|entries|cli|index[.]ts)';
@@ -73,16 +66,9 @@ module.exports = {
       name: 'ledger-core-not-operations',
       severity: 'error',
       comment: 'The ledger core records and replays; the facade composes it with materialize and retrieve.',
-      from: { path: LEDGER_CORE_NOT_FACADE, pathNot: `^src/ledger/(${Object.keys(CORE_USES_RETRIEVAL).join('|')})[.]ts$` },
-      to: { path: '^src/(working-set|retrieval)/' },
+      from: { path: LEDGER_CORE_NOT_FACADE },
+      to: { path: '^src/(working-set|retrieval|rerank)/' },
     },
-    ...Object.entries(CORE_USES_RETRIEVAL).map(([file, allowed]) => ({
-      name: `known-exception-${file}`,
-      severity: 'error',
-      comment: `Known exception: src/ledger/${file}.ts uses retrieval/${allowed}.ts and nothing else of retrieval or working-set.`,
-      from: { path: `^src/ledger/${file}[.]ts$` },
-      to: { path: '^src/(working-set|retrieval)/', pathNot: `^src/retrieval/${allowed}[.]ts$` },
-    })),
     {
       name: 'not-to-unresolvable',
       severity: 'error',

@@ -7,6 +7,7 @@ import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT 
 import type { NodeKind, Status } from '../schema/kinds.js';
 import type { NodeRow } from '../schema/rows.js';
 import { bodyRowsSql } from '../sql/retrieval-sql.js';
+import type { Embedder } from '../text/hashed-embedder.js';
 import { textTerms } from '../text/text-terms.js';
 import type { BodyVectors } from './body-vectors.js';
 import type { ChannelHits } from './channel.js';
@@ -14,7 +15,6 @@ import { CONTRADICTS, type EdgeAdjacency } from './edge-adjacency.js';
 import { queryNames, queryPhrases, statedTerms } from './entities.js';
 import { exactChannel, type MissingEvidence } from './exact-channel.js';
 import { graphChannel } from './graph-channel.js';
-import type { Embedder } from './hashed-embedder.js';
 import { lexicalChannel } from './lexical-channel.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from './query.js';
 import type { LedgerNodes, RetrievalIndex, VisibleSet } from './retrieval-index.js';
