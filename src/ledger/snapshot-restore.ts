@@ -1,5 +1,6 @@
 import { LedgerError } from '../errors.js';
 import { TABLES } from '../schema/ddl.js';
+import { tableCountsSql } from '../sql/snapshot-sql.js';
 import { loadIndexFromSnapshot } from './index-from-snapshot.js';
 import type { LedgerCore } from './ledger-core.js';
 import { type DecodedSnapshot, decodeSnapshot, isDecodedSnapshot } from './snapshot-format.js';
@@ -26,9 +27,7 @@ export async function restoreSnapshot(core: LedgerCore, snapshot: Uint8Array | D
     }
     loadIndexFromSnapshot(core.index, manifest, sections);
     for (const { name, rows } of manifest.tables) if (rows > 0) await engine.insertIPC(name, sections.get(name)!);
-    const counts = await engine.query(
-      `SELECT ${TABLES.map((t) => `(SELECT count(*) FROM ${t})::INTEGER AS ${t}`).join(', ')}`,
-    );
+    const counts = await engine.query(tableCountsSql());
     for (const name of TABLES) {
       const n = counts.getChild(name)?.get(0);
       if (n !== manifest.counts[name])

@@ -1,5 +1,6 @@
 import { rowsOf } from '../engine/rows.js';
-import { TABLE_ORDER_KEY, TABLES } from '../schema/ddl.js';
+import { TABLES } from '../schema/ddl.js';
+import { tableRowsSql } from '../sql/snapshot-sql.js';
 import { rowsToIPC } from './arrow-rows.js';
 import type { LedgerCore } from './ledger-core.js';
 import { exportTableIPC } from './snapshot-export.js';
@@ -12,7 +13,7 @@ export async function writeSnapshot(core: LedgerCore): Promise<Uint8Array> {
   const tables: SnapshotManifest['tables'] = [];
   const counts = {} as SnapshotManifest['counts'];
   for (const name of TABLES) {
-    const result = await engine.query(`SELECT * FROM ${name} ORDER BY ${TABLE_ORDER_KEY[name]}`);
+    const result = await engine.query(tableRowsSql(name));
     // Re-encoded by our own writer: DuckDB's Arrow export leaves uninitialised bytes under
     // null slots, which would make equal ledgers differ byte-wise.
     const bytes = exportTableIPC(name, result) ?? rowsToIPC(name, rowsOf(result));
