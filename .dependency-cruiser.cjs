@@ -1,28 +1,18 @@
 /**
  * The direction of dependencies in src/ (checked by `npm run lint`, which CI runs):
  *
- *   errors, schema  ←  engine, runtime, tokenizer  ←  sql  ←  ledger core, working-set,
+ *   errors, schema, text  ←  engine, runtime, tokenizer  ←  sql  ←  ledger core, working-set,
  *   retrieval, rerank  ←  facade (ledger.ts, open-ledger.ts)  ←  storage,
  *   rdf  ←  entries, index.ts, cli
  *
+ * text/ holds pure functions over text that the layers above share: the lexical terms (working-set
+ * and retrieval) and the built-in hashed-trigram embedder (the ledger core's default, retrieval's
+ * vectors).
  * Adapters are pure parsers: they see only the schema. No file cycles anywhere. Type-only
  * imports count: a reader follows them just the same.
- *
- * Known exceptions (files other sessions were reshaping when this was set up; each names its
- * file and goes once the file is fixed):
- * - src/ledger/ledger-config.ts resolves the default embedder from retrieval/hashed-embedder.ts
- *   (ledger core → retrieval).
- * - src/working-set/relevance.ts uses retrieval/text-terms.ts (the lexical channel's terms).
- * - working-set and retrieval read ledger/rows.ts, the row types of the tables (a types-only leaf
- *   of the ledger core that belongs under schema/); src/working-set/load-candidates.ts and
- *   src/retrieval/retrieve.ts import it.
  */
 const FACADE = '^src/ledger/(ledger|open-ledger)[.]ts$';
 const LEDGER_CORE_NOT_FACADE = '^src/ledger/(?!(ledger|open-ledger)[.]ts$)';
-/** Known exceptions of the ledger core: which retrieval file each may use. */
-const CORE_USES_RETRIEVAL = {
-  'ledger-config': 'hashed-embedder',
-};
 const ABOVE_ENGINE = '^src/(sql|ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
 const ABOVE_SQL = '^src/(ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
 const ABOVE_FACADE = '^src/(storage|rdf|adapters|entries|cli|index[.]ts)';
@@ -43,6 +33,13 @@ module.exports = {
       comment: 'errors.ts and schema/ depend on nothing else of the library.',
       from: { path: '^src/(errors[.]ts|schema/)' },
       to: { path: '^src/', pathNot: '^src/(errors[.]ts|schema/)' },
+    },
+    {
+      name: 'text-is-pure',
+      severity: 'error',
+      comment: 'text/ holds pure functions over strings; it may use errors.ts and schema/, nothing above.',
+      from: { path: '^src/text/' },
+      to: { path: '^src/', pathNot: '^src/(text/|errors[.]ts|schema/)' },
     },
     {
       name: 'engine-below-sql',
@@ -69,16 +66,9 @@ module.exports = {
       name: 'ledger-core-not-operations',
       severity: 'error',
       comment: 'The ledger core records and replays; the facade composes it with materialize and retrieve.',
-      from: { path: LEDGER_CORE_NOT_FACADE, pathNot: `^src/ledger/(${Object.keys(CORE_USES_RETRIEVAL).join('|')})[.]ts$` },
-      to: { path: '^src/(working-set|retrieval)/' },
+      from: { path: LEDGER_CORE_NOT_FACADE },
+      to: { path: '^src/(working-set|retrieval|rerank)/' },
     },
-    ...Object.entries(CORE_USES_RETRIEVAL).map(([file, allowed]) => ({
-      name: `known-exception-${file}`,
-      severity: 'error',
-      comment: `Known exception: src/ledger/${file}.ts uses retrieval/${allowed}.ts and nothing else of retrieval or working-set.`,
-      from: { path: `^src/ledger/${file}[.]ts$` },
-      to: { path: '^src/(working-set|retrieval)/', pathNot: `^src/retrieval/${allowed}[.]ts$` },
-    })),
     {
       name: 'not-to-unresolvable',
       severity: 'error',
@@ -89,9 +79,9 @@ module.exports = {
     {
       name: 'working-set-not-retrieval',
       severity: 'error',
-      comment: 'Known exception: src/working-set/relevance.ts uses retrieval/text-terms.ts.',
+      comment: 'working-set and retrieval are siblings; what both need lives below them (text/, sql/, schema/).',
       from: { path: '^src/working-set/' },
-      to: { path: '^src/(retrieval|rerank)/', pathNot: '^src/retrieval/text-terms[.]ts$' },
+      to: { path: '^src/(retrieval|rerank)/' },
     },
     {
       name: 'retrieval-not-working-set',
@@ -100,12 +90,11 @@ module.exports = {
       to: { path: '^src/working-set/' },
     },
     {
-      name: 'operations-read-only-rows-of-the-core',
+      name: 'operations-not-the-ledger-core',
       severity: 'error',
-      comment:
-        'Known exception: working-set and retrieval read ledger/rows.ts (row types, a types-only leaf that belongs under schema/).',
+      comment: 'working-set, retrieval and rerank read the row types from schema/rows.ts, never the ledger core.',
       from: { path: '^src/(working-set|retrieval|rerank)/' },
-      to: { path: '^src/ledger/', pathNot: '^src/ledger/rows[.]ts$' },
+      to: { path: '^src/ledger/' },
     },
     {
       name: 'facade-below-entries',

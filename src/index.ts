@@ -10,7 +10,6 @@ export type { OpenLedgerOptions } from './ledger/open-ledger.js';
 export type { RerunCandidate } from './ledger/rerun-candidates.js';
 export type { StorageAdapter } from './ledger/storage.js';
 export type { MissingEvidence } from './retrieval/exact-channel.js';
-export { type Embedder, hashedTrigramEmbedder } from './retrieval/hashed-embedder.js';
 export type { RetrievalQuery } from './retrieval/query.js';
 export type { RetrievalResult, RetrievedEvidence } from './retrieval/retrieve.js';
 export {
@@ -34,6 +33,7 @@ export type {
   Transaction,
   TransitionInput,
 } from './schema/types.js';
+export { type Embedder, hashedTrigramEmbedder } from './text/hashed-embedder.js';
 export { ENCODINGS, type Encoding } from './tokenizer/token-counter.js';
 export type {
   AnthropicBlock,

@@ -19,8 +19,8 @@
  *   the ledger's vector channel does.
  */
 import { create, insertMultiple, search, type Tokenizer } from '@orama/orama';
-import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
-import { textTerms } from '../../src/retrieval/text-terms.js';
+import type { Embedder } from '../../src/text/hashed-embedder.js';
+import { textTerms } from '../../src/text/text-terms.js';
 
 export type OramaTokenizer = 'ledger' | 'orama';
 

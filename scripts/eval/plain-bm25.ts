@@ -3,7 +3,7 @@
  * reference a user would write in twenty lines. Unlike Orama (which counts each term once per
  * text), term frequencies count. Ties break by document order.
  */
-import { textTerms } from '../../src/retrieval/text-terms.js';
+import { textTerms } from '../../src/text/text-terms.js';
 
 export function plainBm25(docs: ReadonlyArray<{ id: string; body: string }>): (text: string, k: number) => string[] {
   const tfs = docs.map((d) => {

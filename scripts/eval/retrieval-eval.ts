@@ -18,9 +18,9 @@
 import type { Ledger } from '../../src/ledger/ledger.js';
 import type { SupportFeatures } from '../../src/rerank/support.js';
 import { DEFAULT_SUPPORT_THRESHOLD } from '../../src/rerank/support.js';
-import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
-import { hashedTrigramEmbedder } from '../../src/retrieval/hashed-embedder.js';
 import type { RetrievalQuery } from '../../src/retrieval/query.js';
+import type { Embedder } from '../../src/text/hashed-embedder.js';
+import { hashedTrigramEmbedder } from '../../src/text/hashed-embedder.js';
 import { CATEGORY_NAMES, type LocomoCategory, type LocomoData, locomoDocuments, locomoTransactions } from './locomo.js';
 import { type MusiqueData, musiqueTransactions, passageBody, passageLinks } from './musique.js';
 import { createOramaBaseline, type OramaBaseline, type OramaTokenizer } from './orama-baseline.js';

@@ -10,7 +10,7 @@ import {
   type Vector,
 } from 'apache-arrow';
 import type { TableName } from '../schema/ddl.js';
-import type { BodyRow, ClosureRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
+import type { BodyRow, ClosureRow, EdgeRow, NodeRow, TransactionRow } from '../schema/rows.js';
 
 type ColumnType = 'int' | 'text';
 type Cell = number | string | null;

@@ -1,11 +1,11 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
+import type { BodyColumns, NodeRow } from '../schema/rows.js';
 import type { EdgeRecord, GraphView, LineRange, NodeRecord } from '../schema/types.js';
 import { EDGES_AS_OF_STATEMENT, NODES_AS_OF_STATEMENT } from '../sql/as-of.js';
 import { intLiteral } from '../sql/literals.js';
 import { queryPrepared } from '../sql/prepared.js';
-import type { BodyColumns, NodeRow } from './rows.js';
 
 /** The nodes and edges valid at `epoch`, in recording order (the epoch is already checked). */
 export async function readGraphView(engine: Engine, epoch: number): Promise<GraphView> {

@@ -1,5 +1,5 @@
 import type { Engine } from '../engine/engine.js';
-import { type Embedder, hashedTrigramEmbedder } from '../retrieval/hashed-embedder.js';
+import { type Embedder, hashedTrigramEmbedder } from '../text/hashed-embedder.js';
 import type { TokenCounter } from '../tokenizer/token-counter.js';
 import { type HashTexts, webCryptoHashTexts } from './content-hash.js';
 import type { StorageAdapter } from './storage.js';

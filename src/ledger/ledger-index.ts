@@ -1,7 +1,7 @@
 import { EDGE_KINDS, type EdgeKind } from '../schema/kinds.js';
+import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from '../schema/rows.js';
 import { BodyKeys } from './body-keys.js';
 import { EdgeSet } from './edge-set.js';
-import type { BodyRow, EdgeRow, NodeRow, TransactionRow } from './rows.js';
 
 export const EDGE_KIND_INDEX: ReadonlyMap<string, number> = new Map<string, number>(EDGE_KINDS.map((k, i) => [k, i]));
 /** One int32 per (kind, dst): 11 edge kinds fit in 4 bits, so nids must stay below 2^27. */

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { asLedgerError, LedgerError } from '../errors.js';
-import type { Embedder } from '../retrieval/hashed-embedder.js';
+import type { Embedder } from '../text/hashed-embedder.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { HashTexts } from './content-hash.js';
 import { type Ledger, restoreLedger } from './ledger.js';

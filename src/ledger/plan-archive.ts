@@ -1,10 +1,10 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
+import type { ClosureRow, NodeRow } from '../schema/rows.js';
 import { intLiteral } from '../sql/literals.js';
 import type { LedgerIndex } from './ledger-index.js';
 import type { CommitPlan } from './plan-commit.js';
-import type { ClosureRow, NodeRow } from './rows.js';
 
 const DISCOVERY_KINDS = new Set(['action', 'tool_call', 'tool_result', 'evidence', 'message']);
 

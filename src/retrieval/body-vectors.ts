@@ -3,7 +3,7 @@ import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { intLiteral } from '../sql/literals.js';
 import { bodiesFromSql } from '../sql/retrieval-sql.js';
-import type { Embedder } from './hashed-embedder.js';
+import type { Embedder } from '../text/hashed-embedder.js';
 
 /**
  * Body vectors for the vector channel, keyed by body, in a DuckDB table (`FLOAT[d]`, cosine in

@@ -1,4 +1,4 @@
-import { textTerms } from './text-terms.js';
+import { textTerms } from '../text/text-terms.js';
 
 /**
  * Words that open or shape a question and are capitalised for that reason only. Pure data: a

@@ -1,10 +1,10 @@
-import type { NodeRow } from '../ledger/rows.js';
 import { bm25 } from '../rerank/bm25.js';
+import type { NodeRow } from '../schema/rows.js';
+import { textTerms } from '../text/text-terms.js';
 import { addHit, type ChannelHits } from './channel.js';
 import { speakerNames } from './entities.js';
 import type { ResolvedQuery } from './query.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
-import { textTerms } from './text-terms.js';
 
 export interface LexicalResult {
   hits: ChannelHits;

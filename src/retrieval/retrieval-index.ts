@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
-import type { NodeRow } from '../ledger/rows.js';
 import type { Status } from '../schema/kinds.js';
+import type { NodeRow } from '../schema/rows.js';
 import { bodiesFromSql, edgesFromSql, visibleVersionsSql } from '../sql/retrieval-sql.js';
 import { EdgeAdjacency } from './edge-adjacency.js';
 import { pathSubject } from './entities.js';

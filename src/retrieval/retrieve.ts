@@ -1,23 +1,23 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
-import type { NodeRow } from '../ledger/rows.js';
 import { type ChannelScores, type FusedCandidate, fuse } from '../rerank/fuse.js';
 import { type SelectableRecord, selectDiverse } from '../rerank/select.js';
 import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT } from '../rerank/support.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
+import type { NodeRow } from '../schema/rows.js';
 import { bodyRowsSql } from '../sql/retrieval-sql.js';
+import type { Embedder } from '../text/hashed-embedder.js';
+import { textTerms } from '../text/text-terms.js';
 import type { BodyVectors } from './body-vectors.js';
 import type { ChannelHits } from './channel.js';
 import { CONTRADICTS, type EdgeAdjacency } from './edge-adjacency.js';
 import { queryNames, queryPhrases, statedTerms } from './entities.js';
 import { exactChannel, type MissingEvidence } from './exact-channel.js';
 import { graphChannel } from './graph-channel.js';
-import type { Embedder } from './hashed-embedder.js';
 import { lexicalChannel } from './lexical-channel.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from './query.js';
 import type { LedgerNodes, RetrievalIndex, VisibleSet } from './retrieval-index.js';
-import { textTerms } from './text-terms.js';
 import { vectorChannel } from './vector-channel.js';
 
 export interface RetrievedEvidence {

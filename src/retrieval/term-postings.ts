@@ -1,4 +1,4 @@
-import { termCounts } from './text-terms.js';
+import { termCounts } from '../text/text-terms.js';
 
 /** One term's postings: body keys in ascending order (bodies are indexed in key order) and term frequencies. */
 export class PostingList {

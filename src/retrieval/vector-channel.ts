@@ -2,8 +2,8 @@ import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
 import { cosineTopSql } from '../sql/retrieval-sql.js';
+import type { Embedder } from '../text/hashed-embedder.js';
 import { addHit, type ChannelHits } from './channel.js';
-import type { Embedder } from './hashed-embedder.js';
 import type { ResolvedQuery } from './query.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
 

@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
-import type { BodyColumns, NodeRow } from '../ledger/rows.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
+import type { BodyColumns, NodeRow } from '../schema/rows.js';
 import { closureParams, closureShape, workingSetSql } from '../sql/closure.js';
 import { queryPrepared } from '../sql/prepared.js';
 import type { ResolvedRequest } from './request.js';

@@ -1,4 +1,4 @@
-import { textTerms } from '../retrieval/text-terms.js';
+import { textTerms } from '../text/text-terms.js';
 import { compare } from './pack.js';
 import type { Candidate, Unit } from './types.js';
 

@@ -1,7 +1,7 @@
 import { createOramaBaseline } from '../../scripts/eval/orama-baseline.js';
 import { openLedger } from '../../src/entries/node.js';
-import { hashedTrigramEmbedder } from '../../src/retrieval/hashed-embedder.js';
 import type { RetrievalQuery } from '../../src/retrieval/query.js';
+import { hashedTrigramEmbedder } from '../../src/text/hashed-embedder.js';
 import { type BenchRow, percentile, rssMiB, sample, targetRow, timed } from './bench-util.js';
 import { sessionGraph } from './session-graph.js';
 

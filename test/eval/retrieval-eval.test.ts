@@ -17,7 +17,7 @@ import {
 } from '../../scripts/eval/retrieval-eval.js';
 import { renderRetrievalMarkdown, stableJson } from '../../scripts/eval/retrieval-report.js';
 import { runEvalRetrieval } from '../../scripts/eval-retrieval.js';
-import { hashedTrigramEmbedder } from '../../src/retrieval/hashed-embedder.js';
+import { hashedTrigramEmbedder } from '../../src/text/hashed-embedder.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/retrieval/${name}`, import.meta.url));

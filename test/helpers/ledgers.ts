@@ -3,8 +3,8 @@ import { openNodeEngine } from '../../src/engine/open-node.js';
 import { openLedger } from '../../src/entries/node.js';
 import { createLedger, type Ledger, ledgerCore, restoreLedger } from '../../src/ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../../src/ledger/open-ledger.js';
-import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
 import { TABLES } from '../../src/schema/ddl.js';
+import type { Embedder } from '../../src/text/hashed-embedder.js';
 import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
 
 export { openLedger };

@@ -5,12 +5,12 @@ import { rowsOf } from '../../src/engine/rows.js';
 import { ledgerCore } from '../../src/ledger/ledger.js';
 import { bm25 } from '../../src/rerank/bm25.js';
 import { type ExactRow, exactRowsNow } from '../../src/retrieval/exact-channel.js';
-import type { Embedder } from '../../src/retrieval/hashed-embedder.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from '../../src/retrieval/query.js';
 import { RetrievalIndex } from '../../src/retrieval/retrieval-index.js';
 import { TermPostings } from '../../src/retrieval/term-postings.js';
-import { termCounts } from '../../src/retrieval/text-terms.js';
 import { exactSql } from '../../src/sql/retrieval-sql.js';
+import type { Embedder } from '../../src/text/hashed-embedder.js';
+import { termCounts } from '../../src/text/text-terms.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();

@@ -1,5 +1,5 @@
-import type { ClosureReason } from '../schema/ddl.js';
-import type { NodeKind, Status } from '../schema/kinds.js';
+import type { ClosureReason } from './ddl.js';
+import type { NodeKind, Status } from './kinds.js';
 
 /** Row shapes of the ledger's tables, as written to and read from DuckDB. */
 export interface NodeRow {
