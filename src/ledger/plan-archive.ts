@@ -2,7 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
 import type { ClosureRow, NodeRow } from '../schema/rows.js';
-import { intLiteral } from '../sql/literals.js';
+import { archiveDependantsSql, archiveWrittenSql } from '../sql/archive-sql.js';
 import type { LedgerIndex } from './ledger-index.js';
 import type { CommitPlan } from './plan-commit.js';
 
@@ -29,10 +29,7 @@ export async function planArchive(
     throw new LedgerError('EPOCH_REGRESSION', { field: 'epoch', epoch, lastEpoch: index.lastEpoch });
   }
   const written = rowsOf<{ nid: number; id: string; kind: string; first_tx: number }>(
-    await engine.query(
-      `SELECT n.nid, n.id, n.kind, (SELECT min(x.tx) FROM nodes x WHERE x.nid = n.nid)::INTEGER AS first_tx
-       FROM nodes n WHERE n.tx = ${intLiteral(txNo)} ORDER BY n.vkey`,
-    ),
+    await engine.query(archiveWrittenSql(txNo)),
   );
   if (written.length === 0) throw refuse('the transaction wrote no nodes');
   const rewrite = written.find((w) => w.first_tx !== txNo);
@@ -44,16 +41,8 @@ export async function planArchive(
   if (open) throw refuse(`not completed: ${open.id} is open`);
   const valid = current.filter((n) => n.valid_to === null);
   if (valid.length === 0) throw refuse('nothing in it is valid any more');
-  const nids = written.map((w) => intLiteral(w.nid)).join(', ');
   const dependants = rowsOf<{ id: string; kind: string; edge: string; target: string }>(
-    await engine.query(
-      `SELECT DISTINCT s.id, s.kind, e.kind AS edge, d.id AS target FROM edges e
-       JOIN nodes s ON s.nid = e.src AND s.valid_to IS NULL
-       JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL
-       WHERE e.valid_to IS NULL AND e.dst IN (${nids}) AND e.src NOT IN (${nids})
-         AND NOT (e.kind = 'plans' AND s.kind IN ('task', 'steering', 'action'))
-       ORDER BY s.id, edge, target`,
-    ),
+    await engine.query(archiveDependantsSql(written.map((w) => w.nid))),
   );
   if (dependants.length > 0) {
     throw refuse(`referenced: ${dependants.map((d) => `${d.id} ${d.edge} ${d.target}`).join('; ')}`, {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/engine/rows.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { TABLES } from '../../src/schema/ddl.js';
+import { archiveDependantsSql, archiveWrittenSql } from '../../src/sql/archive-sql.js';
 import { tableCountsSql, tableRowsSql } from '../../src/sql/snapshot-sql.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
@@ -46,5 +47,40 @@ describe('snapshot statements', () => {
     const [counts] = rowsOf<Record<string, number>>(await engine.query(tableCountsSql()));
     for (const t of TABLES) expect(counts![t]).toBe((await engine.query(tableRowsSql(t))).numRows);
     expect(counts).toMatchObject({ nodes: 3, edges: 1, transactions: 2 });
+  });
+});
+
+describe('archive statements', () => {
+  it('are pinned', () => {
+    expect(archiveWrittenSql(7)).toMatchInlineSnapshot(`
+      "SELECT n.nid, n.id, n.kind, (SELECT min(x.tx) FROM nodes x WHERE x.nid = n.nid)::INTEGER AS first_tx
+      FROM nodes n WHERE n.tx = 7 ORDER BY n.vkey"
+    `);
+    expect(archiveDependantsSql([3, 5])).toMatchInlineSnapshot(`
+      "SELECT DISTINCT s.id, s.kind, e.kind AS edge, d.id AS target FROM edges e
+      JOIN nodes s ON s.nid = e.src AND s.valid_to IS NULL
+      JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL
+      WHERE e.valid_to IS NULL AND e.dst IN (3, 5) AND e.src NOT IN (3, 5)
+        AND NOT (e.kind = 'plans' AND s.kind IN ('task', 'steering', 'action'))
+      ORDER BY s.id, edge, target"
+    `);
+  });
+
+  it('find what a transaction wrote and what depends on it', async () => {
+    const engine = engineOf(ledger);
+    expect(rowsOf(await engine.query(archiveWrittenSql(1)))).toMatchObject([
+      { id: 't', kind: 'task', first_tx: 1 },
+      { id: 'c', kind: 'claim', first_tx: 1 },
+    ]);
+    // The transition rewrote c: its first writer is transaction 1.
+    expect(rowsOf(await engine.query(archiveWrittenSql(2)))).toMatchObject([{ id: 'c', first_tx: 1 }]);
+    const nodes = await engine.query(tableRowsSql('nodes'));
+    const nid = (id: string) => rowsOf<{ nid: number; id: string }>(nodes).find((n) => n.id === id)!.nid;
+    expect(rowsOf(await engine.query(archiveDependantsSql([nid('c')])))).toEqual([
+      { id: 't', kind: 'task', edge: 'requires', target: 'c' },
+    ]);
+    // Both ends inside the set: nothing outside depends on it.
+    expect(rowsOf(await engine.query(archiveDependantsSql([nid('t'), nid('c')])))).toEqual([]);
+    expect(rowsOf(await engine.query(archiveDependantsSql([])))).toEqual([]);
   });
 });
