@@ -1,4 +1,5 @@
 import type { TableName } from '../schema/ddl.js';
+import { insertVocabularySql, type VocabularyCell } from '../sql/insert-values.js';
 import { COLUMNS, type Column } from './arrow-rows.js';
 
 /**
@@ -13,22 +14,12 @@ import { COLUMNS, type Column } from './arrow-rows.js';
  */
 const LITERAL_TABLES: ReadonlySet<TableName> = new Set(['edges', 'closures', 'transactions']);
 export const MAX_LITERAL_ROWS = 16;
-const VOCABULARY = /^[a-z_-]{1,40}$/;
 
 export function literalInsertSql(table: TableName, rows: ReadonlyArray<object>): string | null {
   if (!LITERAL_TABLES.has(table) || rows.length === 0 || rows.length > MAX_LITERAL_ROWS) return null;
   const columns = COLUMNS[table] as ReadonlyArray<Column<object>>;
-  const tuples: string[] = [];
-  for (const row of rows) {
-    const cells: string[] = [];
-    for (const [, type, get] of columns) {
-      const v = get(row);
-      if (v === null || v === undefined) cells.push('NULL');
-      else if (type === 'int' && typeof v === 'number' && Number.isSafeInteger(v)) cells.push(String(v));
-      else if (type === 'text' && typeof v === 'string' && VOCABULARY.test(v)) cells.push(`'${v}'`);
-      else return null;
-    }
-    tuples.push(`(${cells.join(', ')})`);
-  }
-  return `INSERT INTO ${table} VALUES ${tuples.join(', ')}`;
+  return insertVocabularySql(
+    table,
+    rows.map((row) => columns.map(([, type, get]): VocabularyCell => [type, get(row)])),
+  );
 }

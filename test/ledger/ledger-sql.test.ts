@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/engine/rows.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
+import { literalInsertSql } from '../../src/ledger/literal-rows.js';
 import { TABLES } from '../../src/schema/ddl.js';
 import { archiveDependantsSql, archiveWrittenSql } from '../../src/sql/archive-sql.js';
+import { insertVocabularySql } from '../../src/sql/insert-values.js';
 import { tableCountsSql, tableRowsSql } from '../../src/sql/snapshot-sql.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
@@ -82,5 +84,53 @@ describe('archive statements', () => {
     // Both ends inside the set: nothing outside depends on it.
     expect(rowsOf(await engine.query(archiveDependantsSql([nid('t'), nid('c')])))).toEqual([]);
     expect(rowsOf(await engine.query(archiveDependantsSql([])))).toEqual([]);
+  });
+});
+
+describe('vocabulary inserts', () => {
+  it('are pinned, and refuse anything but NULLs, safe integers and vocabulary strings', () => {
+    expect(
+      insertVocabularySql('closures', [
+        [
+          ['int', 1],
+          ['int', 2],
+          ['int', 3],
+          ['text', 'node'],
+          ['int', 4],
+          ['text', 'archived'],
+          ['int', null],
+        ],
+        [
+          ['int', 5],
+          ['int', 6],
+          ['int', 7],
+          ['text', 'edge'],
+          ['int', 8],
+          ['text', 'superseded'],
+          ['int', 9],
+        ],
+      ]),
+    ).toMatchInlineSnapshot(
+      `"INSERT INTO closures VALUES (1, 2, 3, 'node', 4, 'archived', NULL), (5, 6, 7, 'edge', 8, 'superseded', 9)"`,
+    );
+    expect(insertVocabularySql('closures', [])).toBeNull();
+    expect(insertVocabularySql('closures', [[['text', "it's"]]])).toBeNull();
+    expect(insertVocabularySql('closures', [[['text', 'Node']]])).toBeNull();
+    expect(insertVocabularySql('closures', [[['int', 2 ** 53]]])).toBeNull();
+    expect(insertVocabularySql('closures', [[['int', 'node']]])).toBeNull();
+    expect(insertVocabularySql('closures', [[['text', 4]]])).toBeNull();
+  });
+
+  it('insert the rows the Arrow path would', async () => {
+    const other = await pool.ledger(1);
+    const engine = engineOf(other);
+    const row = { ckey: 99, tx: 9, epoch: 9, target: 'node', key: 1, reason: 'archived', by_nid: null };
+    const sql = literalInsertSql('closures', [row]);
+    expect(sql).toBe("INSERT INTO closures VALUES (99, 9, 9, 'node', 1, 'archived', NULL)");
+    await engine.run(sql!);
+    expect(rowsOf(await engine.query(tableRowsSql('closures')))).toEqual([row]);
+    // Outside the literal tables, or with caller text, the caller uses Arrow.
+    expect(literalInsertSql('nodes', [{}])).toBeNull();
+    expect(literalInsertSql('closures', [{ ...row, reason: 'x y' }])).toBeNull();
   });
 });
