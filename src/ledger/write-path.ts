@@ -2,7 +2,7 @@ import { asLedgerError, LedgerError } from '../errors.js';
 import type { TableName } from '../schema/ddl.js';
 import type { Transaction } from '../schema/types.js';
 import { validateShape } from '../schema/validate-shape.js';
-import { intList, intLiteral } from '../sql/literals.js';
+import { closeVersionsSql } from '../sql/close-versions.js';
 import { rowsToIPC } from './arrow-rows.js';
 import type { LedgerCore } from './ledger-core.js';
 import { literalInsertSql } from './literal-rows.js';
@@ -60,8 +60,7 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
   for (const c of plan.closures) if (c.target === 'node') closed.add(c.key);
   for (const row of plan.nodes) if (closed.delete(row.vkey)) row.valid_to = epoch;
   const batch = ['BEGIN TRANSACTION'];
-  if (closed.size > 0)
-    batch.push(`UPDATE nodes SET valid_to = ${intLiteral(epoch)} WHERE vkey IN ${intList([...closed])}`);
+  if (closed.size > 0) batch.push(closeVersionsSql(epoch, [...closed]));
   const streams: Array<[TableName, Uint8Array]> = [];
   const inserts: Array<[TableName, readonly object[]]> = [
     ['bodies', plan.bodies],

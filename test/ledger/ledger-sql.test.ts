@@ -4,6 +4,7 @@ import type { Ledger } from '../../src/ledger/ledger.js';
 import { literalInsertSql } from '../../src/ledger/literal-rows.js';
 import { TABLES } from '../../src/schema/ddl.js';
 import { archiveDependantsSql, archiveWrittenSql } from '../../src/sql/archive-sql.js';
+import { closeVersionsSql } from '../../src/sql/close-versions.js';
 import { insertVocabularySql } from '../../src/sql/insert-values.js';
 import { tableCountsSql, tableRowsSql } from '../../src/sql/snapshot-sql.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
@@ -132,5 +133,32 @@ describe('vocabulary inserts', () => {
     // Outside the literal tables, or with caller text, the caller uses Arrow.
     expect(literalInsertSql('nodes', [{}])).toBeNull();
     expect(literalInsertSql('closures', [{ ...row, reason: 'x y' }])).toBeNull();
+  });
+});
+
+describe('closing versions', () => {
+  it('is pinned, and closes exactly the versions named', async () => {
+    expect(closeVersionsSql(5, [2, 4])).toMatchInlineSnapshot(`"UPDATE nodes SET valid_to = 5 WHERE vkey IN (2, 4)"`);
+    const other = await pool.ledger(2);
+    await other.commit({
+      epoch: 1,
+      nodes: [
+        { id: 'a', kind: 'message', body: 'a' },
+        { id: 'b', kind: 'message', body: 'b' },
+      ],
+    });
+    const engine = engineOf(other);
+    const before = rowsOf<{ vkey: number; id: string; valid_to: number | null }>(
+      await engine.query(tableRowsSql('nodes')),
+    );
+    const a = before.find((n) => n.id === 'a')!;
+    await engine.run(closeVersionsSql(5, [a.vkey]));
+    const after = rowsOf<{ id: string; valid_to: number | null }>(await engine.query(tableRowsSql('nodes')));
+    expect(after.map((n) => [n.id, n.valid_to])).toEqual([
+      ['a', 5],
+      ['b', null],
+    ]);
+    await engine.run(closeVersionsSql(6, []));
+    expect(rowsOf(await engine.query(tableRowsSql('nodes')))).toEqual(after);
   });
 });
