@@ -1,5 +1,5 @@
+import { ByteKeyTable } from '../text/byte-key-table.js';
 import { asciiScannerFor, NON_ASCII } from './ascii-split.js';
-import { PieceTable } from './piece-table.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Pieces longer than this are counted directly: they are rarely repeated. */
@@ -20,7 +20,9 @@ const MAX_CACHED_PIECE = 48;
 export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 200_000): TokenCounter {
   const pattern = new RegExp(toJsPattern(patStr), 'gu');
   const scan = asciiScannerFor(patStr);
-  const table = new PieceTable(maxEntries);
+  // Token counts of ASCII pieces keyed by their bytes in the text's encoding (no string per
+  // lookup); cleared, not evicted, when full.
+  const table = new ByteKeyTable(4096);
   const byString = new Map<string, number>(); // pieces the regex split (non-ASCII stretches)
   const countString = (piece: string): number => {
     if (piece.length > MAX_CACHED_PIECE) return base.count(piece);
@@ -51,10 +53,11 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
         if (end === NON_ASCII) return total + countByRegex(text, p); // bytes before p are ASCII: p is also the UTF-16 index
         if (end - p > MAX_CACHED_PIECE) total += base.count(text.slice(p, end));
         else {
-          const h = PieceTable.hash(b, p, end);
+          const h = ByteKeyTable.hash(b, p, end);
           let c = table.get(b, p, end, h);
           if (c < 0) {
             c = base.count(text.slice(p, end));
+            if (table.size >= maxEntries) table.clear();
             table.set(b, p, end, h, c);
           }
           total += c;
