@@ -103,6 +103,20 @@ module.exports = {
       to: { path: ENTRIES },
     },
     {
+      name: 'embedders-are-leaves',
+      severity: 'error',
+      comment:
+        'embedders/ wrap optional peer packages behind their own subpath exports: they implement the Embedder type (text/) and raise coded errors, and nothing else in src/ imports them, so no entry bundles a model.',
+      from: { path: '^src/embedders/' },
+      to: { path: '^src/', pathNot: '^src/(embedders/|text/|errors[.]ts)' },
+    },
+    {
+      name: 'nothing-imports-embedders',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/embedders/' },
+      to: { path: '^src/embedders/' },
+    },
+    {
       name: 'adapters-see-only-the-schema',
       severity: 'error',
       comment: 'Adapters parse transcripts into transactions: pure functions over the schema.',
