@@ -1,8 +1,9 @@
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
+import { compareStrings } from '../text/compare.js';
 import { type CandidateGraph, loadCandidates } from './load-candidates.js';
 import { readingOrder } from './order.js';
-import { compare, packUnits } from './pack.js';
+import { packUnits } from './pack.js';
 import { refText } from './ref-text.js';
 import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
 import { type ResolvedRequest, resolveMaterializeRequest } from './request.js';
@@ -121,7 +122,7 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       reason: c.reason === 'archived' ? 'archived' : `superseded${c.by ? ` by ${c.by}` : ''} at epoch ${c.closedAt}`,
     });
   }
-  out.sort((a, b) => compare(a.id, b.id));
+  out.sort((a, b) => compareStrings(a.id, b.id));
   explanation.push(...out);
 
   return new WorkingSet({
