@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { build, createServer as createViteServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,20 +26,6 @@ const PKG = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   peerDependencies?: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-/**
- * Debian's Chromium, never a downloaded one; without the background-networking flags it keeps
- * dialling hosts this closed network refuses (Playwright adds `--headless`).
- */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Keeps wrangler off the network: no metrics, no update check. */
 const OFFLINE_ENV = { WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true' };
 
@@ -470,7 +457,7 @@ const view = await ledger.asOf(ledger.lastEpoch);
       server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
     });
     await dev.listen();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
     try {
       const outcome = async (page: Page) => {
         const handle = await page.waitForFunction(
