@@ -134,6 +134,9 @@ describe('the packed tarball', () => {
     expect(tarballFiles.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballFiles).toContain('dist/workerd/index.js');
     expect(tarballFiles).toContain('dist/adapters/index.d.ts');
+    // The semantic embedder's subpath ships; its model weights (an optional peer) never do.
+    expect(tarballFiles).toContain('dist/embedders/universal-sentence-encoder.js');
+    expect(tarballFiles.filter((f) => /shard\d|\.onnx$|\.safetensors$|vocab\.json$/.test(f))).toEqual([]);
     expect(tarballFiles).toContain('types/wasm-modules.d.ts');
     expect(
       tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo|docs)\//.test(f) || /\/eval|bench|baseline/.test(f)),
