@@ -327,6 +327,7 @@ export async function evaluateLocomo(
               : {
                   coverage: round(raw.features.coverage),
                   subjectCoverage: round(raw.features.subjectCoverage),
+                  otherCoverage: round(raw.features.otherCoverage),
                   unseen: round(raw.features.unseen),
                 },
           ranks: Object.fromEntries(

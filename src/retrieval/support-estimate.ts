@@ -1,7 +1,7 @@
 import type { FusedCandidate } from '../rerank/fuse.js';
 import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT } from '../rerank/support.js';
 import { textTerms } from '../text/text-terms.js';
-import { statedTerms } from './entities.js';
+import { statementTerms } from './entities.js';
 import type { MissingEvidence } from './exact-channel.js';
 import type { LexicalResult } from './lexical-channel.js';
 import type { ResolvedQuery } from './query.js';
@@ -39,13 +39,16 @@ export function estimateSupport(
       lexical.subjects.length > 0,
       [...lexical.matched]
         .filter(([nid]) => usable(nid) && lexical.evidential.has(nid))
-        .map(([nid, matched]) =>
-          lexical.bySubject.has(nid)
-            ? { matched, bySubject: true, stated: statedTerms(bodyOf(nid), matched) }
-            : lexical.subjects.length > 0
-              ? { matched, bySubject: true, stated: statedTerms(bodyOf(nid), matched, true) }
-              : { matched, bySubject: false },
-        ),
+        .map(([nid, matched]) => {
+          if (lexical.subjects.length === 0) return { matched, bySubject: false };
+          // A subject's record: all it states is about them, except what it tells the listener.
+          // Someone else's record: what it tells the listener is about the subject (conversations
+          // are taken as two-party), the rest about its speaker.
+          const { speaker, listener } = statementTerms(bodyOf(nid), matched);
+          return lexical.bySubject.has(nid)
+            ? { matched, bySubject: true, stated: new Set([...speaker, ...listener]), other: listener }
+            : { matched, bySubject: true, stated: listener, other: speaker };
+        }),
     );
     const support = calibratedSupport(f);
     if (f.unseen > UNSEEN_LIMIT) {
@@ -61,7 +64,12 @@ export function estimateSupport(
     return {
       support,
       rawSupport: f.subjectCoverage,
-      features: { coverage: f.coverage, subjectCoverage: f.subjectCoverage, unseen: f.unseen },
+      features: {
+        coverage: f.coverage,
+        subjectCoverage: f.subjectCoverage,
+        otherCoverage: f.otherCoverage,
+        unseen: f.unseen,
+      },
       missing,
     };
   }
