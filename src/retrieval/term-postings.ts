@@ -176,11 +176,10 @@ const encoder = new TextEncoder();
  * so one buffer serves every index. */
 let scratch = new Uint8Array(1 << 14);
 
-/** The string of an ASCII byte run. */
+const decoder = new TextDecoder();
+/** The string of an ASCII byte run, of any length (a word can be a megabyte of base64). */
 function latin1(b: Uint8Array, start: number, end: number): string {
-  let s = '';
-  for (let i = start; i < end; i++) s += String.fromCharCode(b[i]!);
-  return s;
+  return decoder.decode(b.subarray(start, end));
 }
 
 export function grow(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {

@@ -26,10 +26,15 @@ async function commitAll(ledger: Ledger, txs: Transaction[]): Promise<void> {
  * that run after the engine commit took (the retrieval index's term indexing and adjacency), in
  * CPU time: on a loaded machine a wall-time share would count time the process was not running.
  */
-async function bulkLedger(n: number): Promise<{ ledger: Ledger; ms: number; cpuMs: number; hookCpuMs: number }> {
+async function bulkLedger(
+  n: number,
+  timeHooks = false,
+): Promise<{ ledger: Ledger; ms: number; cpuMs: number; hookCpuMs: number }> {
   const ledger = await openLedger();
   let hookMs = 0;
-  for (const hook of ledgerCore(ledger).hooks) {
+  // Only where the share is reported: the wrapped hooks changed the memory suite's heap figure
+  // (JS heap held by a 10k-node ledger measured 19.7 MiB wrapped, 11.0 unwrapped).
+  for (const hook of timeHooks ? ledgerCore(ledger).hooks : []) {
     const committed = hook.committed?.bind(hook);
     if (committed)
       hook.committed = (plan) => {
@@ -55,7 +60,7 @@ export async function ingestBench(sizes: readonly number[]): Promise<BenchRow[]>
   // the token piece cache; a long-running agent pays that once.
   await (await bulkLedger(2_000)).ledger.close();
   for (const n of sizes) {
-    const { ledger, ms, cpuMs, hookCpuMs } = await bulkLedger(n);
+    const { ledger, ms, cpuMs, hookCpuMs } = await bulkLedger(n, true);
     const { sections } = await decodeSnapshot(await ledger.snapshot());
     await ledger.close();
     const floorMs = await bareIngestMs(sections);

@@ -141,6 +141,16 @@ describe('retrieval index', () => {
     );
   });
 
+  it('a word of any length is indexed like termCounts has it (a megabyte of base64 is one word)', () => {
+    const postings = new TermPostings();
+    const text = `blob ${'QUJD'.repeat(300_000)}x9 end`;
+    expect(postings.add(0, text)).toBe(true);
+    const { counts, length } = termCounts(text);
+    expect(postings.docLen[0]).toBe(length);
+    for (const [term, tf] of counts) expect(postings.list(term)?.tfs[0]).toBe(tf);
+    expect(postings.size).toBe(counts.size);
+  });
+
   it('a restored ledger retrieves exactly what the original did, before and after a further commit', async () => {
     const queries: RetrievalQuery[] = [
       { text: 'crc8 frame bytes' },
