@@ -1,21 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { EXPLORER_ORIGIN, HARNESS_ORIGIN } from './e2e/browser/pages.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './e2e/chromium.js';
 
-/**
- * The browser suite (`npm run test:e2e`, which builds first): Debian's Chromium, never a
- * downloaded one. Without the background-networking flags Chromium keeps dialling Google hosts
- * that this closed network refuses. Playwright adds `--headless` and a fresh `--user-data-dir`
- * per browser itself.
- */
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** The browser suite (`npm run test:e2e`, which builds first), on Debian's Chromium. */
 
 const served = (origin: string): string => {
   const { hostname, port } = new URL(origin);
@@ -35,7 +22,7 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     headless: true,
-    launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS },
     actionTimeout: 30_000,
     navigationTimeout: 60_000,
     viewport: { width: 1440, height: 1000 },

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { build, createServer as createViteServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,20 +26,6 @@ const PKG = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
   peerDependencies?: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-/**
- * Debian's Chromium, never a downloaded one; without the background-networking flags it keeps
- * dialling hosts this closed network refuses (Playwright adds `--headless`).
- */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Keeps wrangler off the network: no metrics, no update check. */
 const OFFLINE_ENV = { WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true' };
 
@@ -68,8 +55,11 @@ function readmeBlocks(): Block[] {
 /** Their examples run in their runtimes, below. */
 const RUNTIME_SECTIONS = ['Cloudflare Workers', 'In the browser'];
 const NOT_RUN_SECTIONS = ['Layout'];
-/** The RDF subpath's optional peers, installed next to the package at the versions this repository tests. */
-const RDF_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
+/**
+ * The optional peers (the RDF subpath's, the semantic embedder's), installed next to the package
+ * at the versions this repository tests.
+ */
+const OPTIONAL_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
 
 /**
  * The Node programs: a TypeScript block that imports the package starts one; a block without
@@ -127,7 +117,7 @@ beforeAll(async () => {
     [
       'install',
       join(tmp, packed!.filename),
-      ...RDF_PEERS,
+      ...OPTIONAL_PEERS,
       '--prefer-offline',
       '--no-audit',
       '--no-fund',
@@ -147,6 +137,9 @@ describe('the packed tarball', () => {
     expect(tarballFiles.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballFiles).toContain('dist/workerd/index.js');
     expect(tarballFiles).toContain('dist/adapters/index.d.ts');
+    // The semantic embedder's subpath ships; its model weights (an optional peer) never do.
+    expect(tarballFiles).toContain('dist/embedders/universal-sentence-encoder.js');
+    expect(tarballFiles.filter((f) => /shard\d|\.onnx$|\.safetensors$|vocab\.json$/.test(f))).toEqual([]);
     expect(tarballFiles).toContain('types/wasm-modules.d.ts');
     expect(
       tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo|docs)\//.test(f) || /\/eval|bench|baseline/.test(f)),
@@ -163,7 +156,8 @@ describe('the packed tarball', () => {
 
   it('imports nothing at run time but its dependencies and Node builtins', async () => {
     const dist = join(app, 'node_modules/context-ledger/dist');
-    // Optional peers (the RDF subpath's n3 and Comunica) are loaded on first use, when installed.
+    // Optional peers (the RDF subpath's n3 and Comunica, the embedder's @energetic-ai packages)
+    // are loaded on first use, when installed.
     const allowed = new Set([...Object.keys(PKG.dependencies), ...Object.keys(PKG.peerDependencies ?? {})]);
     const foreign = new Set<string>();
     const mapped: string[] = [];
@@ -250,6 +244,7 @@ describe('the README, run verbatim against the installed package', () => {
       'Using it',
       'Working sets: what the model must see (after the previous example)',
       'Retrieval: support, or what is missing (after the previous example)',
+      'Retrieval: support, or what is missing',
       'Conversations in',
       'Transcripts in',
       'Transcripts in',
@@ -470,7 +465,7 @@ const view = await ledger.asOf(ledger.lastEpoch);
       server: { host: '127.0.0.1', port: await freePort(), strictPort: true },
     });
     await dev.listen();
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
     try {
       const outcome = async (page: Page) => {
         const handle = await page.waitForFunction(

@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
-import type { BodyColumns, NodeRow } from '../schema/rows.js';
+import { type BodyColumns, type NodeRow, rowMeta, rowRange } from '../schema/rows.js';
 import type { EdgeRecord, GraphView, LineRange, NodeRecord } from '../schema/types.js';
 import {
   EDGES_AS_OF_STATEMENT,
@@ -51,12 +51,14 @@ export function toNodeRecord(r: NodeRow & BodyColumns): NodeRecord {
   if (r.body !== null) rec.body = r.body;
   if (r.path !== null) rec.path = r.path;
   if (r.revision !== null) rec.revision = r.revision;
-  if (r.range_start !== null && r.range_end !== null) rec.range = [r.range_start, r.range_end];
+  const range = rowRange(r);
+  if (range !== null) rec.range = range;
   if (r.changed !== null) rec.changed = JSON.parse(r.changed) as LineRange[];
   if (r.verifier !== null) rec.verifier = r.verifier;
   if (r.tool !== null) rec.tool = r.tool;
   if (r.role !== null) rec.role = r.role as NodeRecord['role'];
-  if (r.meta !== null) rec.meta = JSON.parse(r.meta) as NodeRecord['meta'];
+  const meta = rowMeta(r);
+  if (meta !== null) rec.meta = meta;
   rec.tx = r.tx;
   rec.validFrom = r.valid_from;
   if (r.valid_to !== null) rec.validTo = r.valid_to;

@@ -1,3 +1,5 @@
+import { compareStrings } from '../text/compare.js';
+
 /** Per-channel scores of one candidate (0 when the channel did not find it). */
 export interface ChannelScores {
   exact: number;
@@ -38,7 +40,7 @@ export function fuse(candidates: ReadonlyMap<string, ChannelScores>): FusedCandi
   for (const channel of CHANNELS) {
     const ranked = [...candidates]
       .filter(([, s]) => s[channel] > 0)
-      .sort((a, b) => b[1][channel] - a[1][channel] || cmp(a[0], b[0]));
+      .sort((a, b) => b[1][channel] - a[1][channel] || compareStrings(a[0], b[0]));
     ranked.forEach(([id], i) => {
       const r = ranks.get(id) ?? {};
       r[channel] = i + 1;
@@ -58,7 +60,5 @@ export function fuse(candidates: ReadonlyMap<string, ChannelScores>): FusedCandi
       contributions.graph;
     out.push({ id, score, channels, contributions, ranks: r });
   }
-  return out.sort((a, b) => b.score - a.score || cmp(a.id, b.id));
+  return out.sort((a, b) => b.score - a.score || compareStrings(a.id, b.id));
 }
-
-export const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

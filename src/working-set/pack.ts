@@ -1,3 +1,4 @@
+import { compareStrings } from '../text/compare.js';
 import type { Unit } from './types.js';
 
 export interface Budget {
@@ -40,7 +41,7 @@ export function packUnits(
     const pb = position(b);
     if (pa !== undefined && pb !== undefined) return pa - pb;
     if (pa !== undefined || pb !== undefined) return pa === undefined ? -1 : 1;
-    return a.tier - b.tier || b.tx - a.tx || compare(a.key, b.key);
+    return a.tier - b.tier || b.tx - a.tx || compareStrings(a.key, b.key);
   });
   const paid = new Set<string>();
   let tokens = 0;
@@ -77,4 +78,3 @@ export function packUnits(
 }
 
 /** Code-unit order, independent of locale. */
-export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

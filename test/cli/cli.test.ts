@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectFormat } from '../../src/adapters/detect-format.js';
 import { runCli } from '../../src/cli/run.js';
 import { validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
+import { captureCli } from '../helpers/capture-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const T = 'test/fixtures/transcripts';
@@ -21,18 +22,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'ledger-cli-'));
 const ledgerDir = join(tmp, 'ledger');
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (s) => {
-      stdout += s;
-    },
-    stderr: { write: (s) => (stderr += s), isTTY: false },
-    cwd: root,
-  });
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => captureCli(runCli, argv, root);
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(root, T, name), 'utf8'));
 

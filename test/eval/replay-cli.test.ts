@@ -6,24 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../scripts/eval-replay.js';
+import { captureCli } from '../helpers/capture-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/transcripts/mini-swe-agent.traj.json', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'replay-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (s) => {
-      stdout += s;
-    },
-    stderr: { write: (s) => (stderr += s), isTTY: false },
-    cwd: root,
-  });
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => captureCli(runCli, argv, root);
 
 describe('context-ledger replay', () => {
   it('replays the fixture and writes replay.json, replay.md and recall.svg', async () => {

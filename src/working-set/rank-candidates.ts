@@ -1,0 +1,124 @@
+import type { Engine } from '../engine/engine.js';
+import { type CandidateGraph, loadCandidates } from './load-candidates.js';
+import { refText } from './ref-text.js';
+import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
+import type { ResolvedRequest } from './request.js';
+import { assignTiers, currentActions, type TierAssignment } from './tiers.js';
+import type { Candidate, Unit } from './types.js';
+import { buildUnits } from './units.js';
+
+/** What the materializer needs from a ledger (kept narrow so it stays testable). */
+export interface MaterializeContext {
+  engine: Engine;
+  lastEpoch: number;
+  nidOf(id: string): number | undefined;
+  idOf(nid: number): string | undefined;
+  countTokens(text: string): number;
+  /** The ledger's last transaction: with `cacheOwner`, what keys the ranking cache. */
+  lastTx?: number;
+  /** When given (the ledger itself), the last ranking is kept for it and reused while neither
+   * the ledger nor the request (budget aside) changed. */
+  cacheOwner?: object;
+}
+
+/** Everything the materializer decides before the budget: the closure, tiers, units and the
+ * ranked order. Packing is the only step that depends on the budget. */
+export interface Ranked {
+  graph: CandidateGraph;
+  tiers: Map<number, TierAssignment>;
+  units: Unit[];
+  unanswered: Candidate[];
+  coveredBy: Map<number, number[]>;
+  placement: Map<string, Placement>;
+  refCost: number;
+}
+
+/**
+ * The last ranking, keyed by the ledger's state (its last transaction) and every request field
+ * but the budget: a host that materializes the same moment at several budgets — a smaller set
+ * for a cheaper model, a retry after the provider refused a request, the replay evaluation's
+ * budget sweep — pays for the closure and the ranking once. Read-only once built.
+ */
+const rankedCache = new WeakMap<object, { key: string; ranked: Promise<Ranked> }>();
+
+/** The closure, tiers, units and ranked order for a request, from the cache when it still holds. */
+export function rankedCandidates(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
+  const owner = ctx.cacheOwner;
+  const key = JSON.stringify([ctx.lastTx, req.epoch, req.roots, req.authority, req.hops, req.maxNodes]);
+  const hit = owner === undefined ? undefined : rankedCache.get(owner);
+  if (hit?.key === key) return hit.ranked;
+  const out = rank(ctx, req);
+  if (owner !== undefined) {
+    rankedCache.set(owner, { key, ranked: out });
+    // A failed load is not remembered.
+    out.catch(() => {
+      if (rankedCache.get(owner)?.ranked === out) rankedCache.delete(owner);
+    });
+  }
+  return out;
+}
+
+async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
+  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf, ctx.lastEpoch);
+  const current = currentActions(graph.candidates);
+  const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
+  // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
+  // projection protects what it cites) but are never shown — no recaps of earlier contexts.
+  const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
+  const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
+  const refCost = ctx.countTokens(refText('x'.repeat(24)));
+  const coveredBy = carriedBodies(graph, refCost);
+  const placement = rankUnits(units, relevanceQuery(shown, tiers));
+  return { graph, tiers, units, unanswered, coveredBy, placement, refCost };
+}
+
+/** Bodies other nodes carry once those are packed: nid → the nids that carry it. */
+function carriedBodies(graph: CandidateGraph, refCost: number): Map<number, number[]> {
+  const coveredBy = new Map<number, number[]>();
+  for (const e of graph.edges) {
+    const result = graph.candidates.get(e.src);
+    if (e.kind !== 'cites' || result?.kind !== 'tool_result' || graph.candidates.get(e.dst)?.kind !== 'evidence')
+      continue;
+    // An elided output (the tool dropped its middle) holds lines no view carries: its tail.
+    if (result.meta?.elided === true) continue;
+    coveredBy.set(e.src, [...(coveredBy.get(e.src) ?? []), e.dst]);
+  }
+  for (const e of graph.edges) {
+    // A file written whole by a command (a here-doc, `printf … >`) has its content in the
+    // command's own text: shown once, in the call, with the revision a reference to it.
+    const call = graph.candidates.get(e.src);
+    const rev = graph.candidates.get(e.dst);
+    if (e.kind !== 'mutates' || call?.kind !== 'tool_call' || rev?.kind !== 'artifact_revision') continue;
+    if (rev.body === null || call.body === null || rev.bodyHash === call.bodyHash || rev.tokens <= refCost) continue;
+    if (call.body.includes(rev.body) && !coveredBy.has(rev.nid)) coveredBy.set(rev.nid, [call.nid]);
+  }
+  return coveredBy;
+}
+
+/** What the ranked tiers are ranked against: the text of the open tasks, steering, unresolved
+ * claims and the current action (its thought and commands; tiers 0–2), and the paths open work
+ * touches. */
+function relevanceQuery(
+  shown: ReadonlyMap<number, Candidate>,
+  tiers: ReadonlyMap<number, TierAssignment>,
+): RelevanceQuery {
+  const text: string[] = [];
+  const focus: string[] = [];
+  const commands = new Set<string>();
+  const paths = new Set<string>();
+  for (const c of [...shown.values()].sort((a, b) => a.nid - b.nid)) {
+    const tier = tiers.get(c.nid)!.tier;
+    // Open work's paths, and the files the agent has changed (each path's latest revision is
+    // valid): where the next action most likely reads or edits again.
+    if (tier < RANKED_FROM_TIER && c.path !== null) paths.add(c.path);
+    // A result's output is evidence, not intent: a long test log would otherwise be the query.
+    if (c.body === null || c.kind === 'tool_result') continue;
+    if (tier <= 2 && c.kind === 'tool_call') commands.add(c.body);
+    if (tier < 2) text.push(c.body);
+    else if (tier === 2) focus.push(c.body);
+  }
+  return { text: text.join('\n'), focus: focus.join('\n'), commands, paths };
+}
+
+const isLedgerRecord = (c: Candidate): boolean =>
+  c.kind === 'message' && (c.meta?.audit === true || c.meta?.projection === true);
