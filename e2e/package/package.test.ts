@@ -244,6 +244,7 @@ describe('the README, run verbatim against the installed package', () => {
       'Using it',
       'Working sets: what the model must see (after the previous example)',
       'Retrieval: support, or what is missing (after the previous example)',
+      'Retrieval: support, or what is missing',
       'Conversations in',
       'Transcripts in',
       'Transcripts in',

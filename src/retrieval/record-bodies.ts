@@ -9,7 +9,6 @@ import type { RetrievedEvidence } from './result.js';
 /** A body as the engine returns it for the records that need one. */
 export interface BodyRecord {
   bkey: number;
-  hash: string;
   text: string;
   tokens: number;
 }
