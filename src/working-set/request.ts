@@ -12,6 +12,7 @@ export interface ResolvedRequest {
   authority: string[] | null;
   hops: number;
   maxNodes: number;
+  excerpts: boolean;
 }
 
 /** Checks a materialize request and fills its defaults once; INVALID_REQUEST names the field. */
@@ -31,6 +32,11 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
       request.budget.records === undefined ? Number.MAX_SAFE_INTEGER : count(request.budget.records, 'budget.records'),
     chars: request.budget.chars === undefined ? Number.MAX_SAFE_INTEGER : count(request.budget.chars, 'budget.chars'),
   };
+  const flag = (v: unknown, field: string, fallback: boolean): boolean => {
+    if (v === undefined) return fallback;
+    if (typeof v !== 'boolean') throw bad(field, 'a boolean');
+    return v;
+  };
   const strings = (v: unknown, field: string): string[] => {
     if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s.length === 0 || s.includes('\u0000'))) {
       throw bad(field, 'an array of non-empty strings');
@@ -44,5 +50,6 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
     authority: request.authority === undefined ? null : strings(request.authority, 'authority'),
     hops: request.hops === undefined ? DEFAULT_HOPS : count(request.hops, 'hops'),
     maxNodes: request.maxNodes === undefined ? DEFAULT_MAX_NODES : count(request.maxNodes, 'maxNodes', 1),
+    excerpts: flag(request.excerpts, 'excerpts', true),
   };
 }
