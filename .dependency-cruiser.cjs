@@ -8,7 +8,7 @@
  * text/ holds pure functions over text that the layers above share: the lexical terms (working-set
  * and retrieval) and the built-in hashed-trigram embedder (the ledger core's default, retrieval's
  * vectors).
- * Adapters are pure parsers: they see only the schema. No file cycles anywhere. Type-only
+ * Adapters are pure parsers: they see only the schema and text/. No file cycles anywhere. Type-only
  * imports count: a reader follows them just the same.
  */
 const FACADE = '^src/ledger/(ledger|open-ledger)[.]ts$';
@@ -103,11 +103,25 @@ module.exports = {
       to: { path: ENTRIES },
     },
     {
+      name: 'embedders-are-leaves',
+      severity: 'error',
+      comment:
+        'embedders/ wrap optional peer packages behind their own subpath exports: they implement the Embedder type (text/) and raise coded errors, and nothing else in src/ imports them, so no entry bundles a model.',
+      from: { path: '^src/embedders/' },
+      to: { path: '^src/', pathNot: '^src/(embedders/|text/|errors[.]ts)' },
+    },
+    {
+      name: 'nothing-imports-embedders',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/embedders/' },
+      to: { path: '^src/embedders/' },
+    },
+    {
       name: 'adapters-see-only-the-schema',
       severity: 'error',
-      comment: 'Adapters parse transcripts into transactions: pure functions over the schema.',
+      comment: 'Adapters parse transcripts into transactions: pure functions over the schema (and text/).',
       from: { path: '^src/adapters/' },
-      to: { path: '^src/', pathNot: '^src/(adapters/|schema/|errors[.]ts)' },
+      to: { path: '^src/', pathNot: '^src/(adapters/|schema/|text/|errors[.]ts)' },
     },
   ],
   options: {

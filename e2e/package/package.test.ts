@@ -55,8 +55,11 @@ function readmeBlocks(): Block[] {
 /** Their examples run in their runtimes, below. */
 const RUNTIME_SECTIONS = ['Cloudflare Workers', 'In the browser'];
 const NOT_RUN_SECTIONS = ['Layout'];
-/** The RDF subpath's optional peers, installed next to the package at the versions this repository tests. */
-const RDF_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
+/**
+ * The optional peers (the RDF subpath's, the semantic embedder's), installed next to the package
+ * at the versions this repository tests.
+ */
+const OPTIONAL_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
 
 /**
  * The Node programs: a TypeScript block that imports the package starts one; a block without
@@ -114,7 +117,7 @@ beforeAll(async () => {
     [
       'install',
       join(tmp, packed!.filename),
-      ...RDF_PEERS,
+      ...OPTIONAL_PEERS,
       '--prefer-offline',
       '--no-audit',
       '--no-fund',
@@ -134,6 +137,9 @@ describe('the packed tarball', () => {
     expect(tarballFiles.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(tarballFiles).toContain('dist/workerd/index.js');
     expect(tarballFiles).toContain('dist/adapters/index.d.ts');
+    // The semantic embedder's subpath ships; its model weights (an optional peer) never do.
+    expect(tarballFiles).toContain('dist/embedders/universal-sentence-encoder.js');
+    expect(tarballFiles.filter((f) => /shard\d|\.onnx$|\.safetensors$|vocab\.json$/.test(f))).toEqual([]);
     expect(tarballFiles).toContain('types/wasm-modules.d.ts');
     expect(
       tarballFiles.filter((f) => /^(src|scripts|test|e2e|demo|docs)\//.test(f) || /\/eval|bench|baseline/.test(f)),
@@ -150,7 +156,8 @@ describe('the packed tarball', () => {
 
   it('imports nothing at run time but its dependencies and Node builtins', async () => {
     const dist = join(app, 'node_modules/context-ledger/dist');
-    // Optional peers (the RDF subpath's n3 and Comunica) are loaded on first use, when installed.
+    // Optional peers (the RDF subpath's n3 and Comunica, the embedder's @energetic-ai packages)
+    // are loaded on first use, when installed.
     const allowed = new Set([...Object.keys(PKG.dependencies), ...Object.keys(PKG.peerDependencies ?? {})]);
     const foreign = new Set<string>();
     const mapped: string[] = [];
@@ -237,6 +244,7 @@ describe('the README, run verbatim against the installed package', () => {
       'Using it',
       'Working sets: what the model must see (after the previous example)',
       'Retrieval: support, or what is missing (after the previous example)',
+      'Retrieval: support, or what is missing',
       'Conversations in',
       'Transcripts in',
       'Transcripts in',

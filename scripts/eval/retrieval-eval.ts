@@ -47,6 +47,12 @@ export interface LocomoOptions {
   thresholds?: readonly number[];
   /** Restrict to some conversations (tests, quick runs). */
   conversations?: readonly string[];
+  /**
+   * A semantic embedder: adds the same default call on a ledger opened with it (`ledgerSemantic`:
+   * `openLedger({ embedder })`, nothing else changed) and gives Orama hybrid the same embedder.
+   * Without one, Orama hybrid uses the built-in hashed-trigram embedder.
+   */
+  semantic?: Embedder;
   onProgress?: (p: Progress) => void;
 }
 
@@ -57,11 +63,15 @@ export interface MusiqueOptions {
   hops?: number;
   /** Document-frequency cap of a shared named entity that links passages (default 8). */
   maxEntityDf?: number;
+  /** A semantic embedder (as for LoCoMo): adds `ledgerSemantic` (hops 0) and `ledgerSemanticGraph`. */
+  semantic?: Embedder;
   onProgress?: (p: Progress) => void;
 }
 
-export const SYSTEMS = ['ledger', 'plainBm25', 'oramaBm25', 'oramaHybrid'] as const;
+export const SYSTEMS = ['ledger', 'ledgerSemantic', 'plainBm25', 'oramaBm25', 'oramaHybrid'] as const;
 export type SystemName = (typeof SYSTEMS)[number];
+/** Per system: `ledgerSemantic` is there only when a semantic embedder was given. */
+export type PerSystem<T> = Record<Exclude<SystemName, 'ledgerSemantic'>, T> & { ledgerSemantic?: T };
 export const DEFAULT_THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7] as const;
 /** The ledger's default support threshold (rerank/support.ts): the status it reports. */
 export const LEDGER_THRESHOLD = DEFAULT_SUPPORT_THRESHOLD;
@@ -84,6 +94,8 @@ export interface LocomoReport {
     k: number;
     hops: number | null;
     embedder: string;
+    /** The semantic embedder of `ledgerSemantic` and Orama hybrid, null when none was given. */
+    semantic: string | null;
     supportThreshold: number;
   };
   data: {
@@ -95,8 +107,8 @@ export interface LocomoReport {
     repairs: { repaired: number; dropped: number; dangling: number; withoutGold: number };
   };
   /** Recall per system: `overall` = categories 1–4 (answerable), then each category. */
-  recall: Record<SystemName, Record<string, RecallRow>>;
-  latency: Record<SystemName, Latency>;
+  recall: PerSystem<Record<string, RecallRow>>;
+  latency: PerSystem<Latency>;
   abstention: {
     /** At the ledger's default threshold: its own `status`. */
     category5: number;
@@ -115,12 +127,19 @@ export interface LocomoReport {
     /** The calibration's inputs (see rerank/support.ts; scripts/fit-support.ts refits from them). */
     features: SupportFeatures | null;
     /** 1-based rank of each gold id in each system's list, null when absent. */
-    ranks: Record<SystemName, Array<number | null>>;
+    ranks: PerSystem<Array<number | null>>;
   }>;
 }
 
 export interface MusiqueReport {
-  config: { k: number; hops: number; maxEntityDf: number; embedder: string; oramaTokenizer: OramaTokenizer };
+  config: {
+    k: number;
+    hops: number;
+    maxEntityDf: number;
+    embedder: string;
+    semantic: string | null;
+    oramaTokenizer: OramaTokenizer;
+  };
   data: { passages: number; questions: number; unmatched: number; links: Record<string, number> };
   /** `ledger` = without graph expansion (hops 0), `ledgerGraph` = with it. */
   recall: Record<string, RecallRow>;
@@ -131,6 +150,11 @@ export interface MusiqueReport {
 export interface RetrievalReport {
   locomo?: LocomoReport;
   musique?: MusiqueReport;
+  /**
+   * The semantic embedder's eval-only vector cache (scripts/eval/vector-cache.ts): corpus vectors
+   * read from it vs embedded in this run, and query texts (always embedded live).
+   */
+  vectorCache?: { corpusHits: number; corpusEmbedded: number; queriesEmbedded: number };
   /** Wall time of the whole evaluation, seconds. */
   seconds: number;
 }
@@ -214,14 +238,16 @@ export async function evaluateLocomo(
   const ks = [5, 10].filter((x) => x <= k);
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const embedder = hashedTrigramEmbedder();
+  const semantic = options.semantic ?? null;
+  const systems = SYSTEMS.filter((s) => s !== 'ledgerSemantic' || semantic !== null);
   const conversations = data.conversations.filter(
     (c) => !options.conversations || options.conversations.includes(c.id),
   );
   const total = conversations.reduce((a, c) => a + c.questions.length, 0);
-  const latencies: Record<SystemName, number[]> = { ledger: [], plainBm25: [], oramaBm25: [], oramaHybrid: [] };
-  const build: Record<SystemName, number> = { ledger: 0, plainBm25: 0, oramaBm25: 0, oramaHybrid: 0 };
+  const latencies = Object.fromEntries(systems.map((s) => [s, [] as number[]])) as Record<SystemName, number[]>;
+  const build = Object.fromEntries(systems.map((s) => [s, 0])) as Record<SystemName, number>;
   const questions: LocomoReport['questions'] = [];
-  const ranked: Array<{ category: LocomoCategory; gold: string[]; lists: Record<SystemName, string[]> }> = [];
+  const ranked: Array<{ category: LocomoCategory; gold: string[]; lists: Partial<Record<SystemName, string[]>> }> = [];
   let done = 0;
   for (const conv of conversations) {
     options.onProgress?.({ corpus: 'locomo', done, total, step: conv.id });
@@ -234,10 +260,22 @@ export async function evaluateLocomo(
     });
     const ledger = ledgerBuild.value;
     build.ledger += ledgerBuild.ms;
+    // The same default call on a ledger opened with the semantic embedder: its first retrieve
+    // embeds every body, so that is part of its build.
+    const semanticBuild =
+      semantic === null
+        ? null
+        : await timed(async () => {
+            const l = await openLedger(semantic);
+            for (const tx of locomoTransactions(conv)) await l.commit(tx);
+            await l.retrieve({ text: 'warm up the index' });
+            return l;
+          });
+    if (semanticBuild) build.ledgerSemantic += semanticBuild.ms;
     const docs = locomoDocuments(conv);
     const plainBuild = await timed(async () => plainBm25(docs));
     build.plainBm25 += plainBuild.ms;
-    const oramaBuild = await timed(() => createOramaBaseline(docs, embedder, oramaTokenizer));
+    const oramaBuild = await timed(() => createOramaBaseline(docs, semantic ?? embedder, oramaTokenizer));
     build.oramaBm25 += oramaBuild.ms;
     build.oramaHybrid += oramaBuild.ms;
     const orama: OramaBaseline = oramaBuild.value;
@@ -259,15 +297,18 @@ export async function evaluateLocomo(
           main.value.status === 'supported'
             ? main.value
             : await retrieveRanked(ledger, { ...query, supportThreshold: 0 });
+        const sem = semanticBuild ? await timed(() => retrieveRanked(semanticBuild.value, query)) : null;
         const plain = await timed(async () => plainBuild.value(q.question, k));
         const bm25 = await timed(() => orama.bm25(q.question, k));
         const hybrid = await timed(() => orama.hybrid(q.question, k));
         latencies.ledger.push(main.ms);
+        if (sem) latencies.ledgerSemantic.push(sem.ms);
         latencies.plainBm25.push(plain.ms);
         latencies.oramaBm25.push(bm25.ms);
         latencies.oramaHybrid.push(hybrid.ms);
-        const lists: Record<SystemName, string[]> = {
+        const lists: Partial<Record<SystemName, string[]>> = {
           ledger: main.value.ids,
+          ...(sem ? { ledgerSemantic: sem.value.ids } : {}),
           plainBm25: plain.value,
           oramaBm25: bm25.value,
           oramaHybrid: hybrid.value,
@@ -286,38 +327,40 @@ export async function evaluateLocomo(
               : {
                   coverage: round(raw.features.coverage),
                   subjectCoverage: round(raw.features.subjectCoverage),
+                  otherCoverage: round(raw.features.otherCoverage),
                   unseen: round(raw.features.unseen),
                 },
           ranks: Object.fromEntries(
-            SYSTEMS.map((s) => [s, q.evidence.map((g) => lists[s].indexOf(g) + 1 || null)]),
-          ) as Record<SystemName, Array<number | null>>,
+            systems.map((s) => [s, q.evidence.map((g) => lists[s]!.indexOf(g) + 1 || null)]),
+          ) as PerSystem<Array<number | null>>,
         });
         done++;
         if (done % 50 === 0) options.onProgress?.({ corpus: 'locomo', done, total, step: conv.id });
       }
     } finally {
       await ledger.close();
+      await semanticBuild?.value.close();
     }
   }
   options.onProgress?.({ corpus: 'locomo', done, total, step: 'done' });
 
   const recall = Object.fromEntries(
-    SYSTEMS.map((s) => {
+    systems.map((s) => {
       const rows: Record<string, RecallRow> = {
         overall: recallRow(
-          ranked.filter((r) => r.category !== 5).map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+          ranked.filter((r) => r.category !== 5).map((r) => ({ ranked: r.lists[s]!, gold: r.gold })),
           ks,
         ),
       };
       for (const c of [1, 2, 3, 4, 5] as const) {
         rows[`${c}-${CATEGORY_NAMES[c]}`] = recallRow(
-          ranked.filter((r) => r.category === c).map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+          ranked.filter((r) => r.category === c).map((r) => ({ ranked: r.lists[s]!, gold: r.gold })),
           ks,
         );
       }
       return [s, rows];
     }),
-  ) as Record<SystemName, Record<string, RecallRow>>;
+  ) as PerSystem<Record<string, RecallRow>>;
   const adversarial = questions.filter((q) => q.category === 5);
   const answerable = questions.filter((q) => q.category !== 5);
   const share = (qs: typeof questions, pred: (q: (typeof questions)[number]) => boolean) =>
@@ -332,6 +375,7 @@ export async function evaluateLocomo(
       k,
       hops: options.hops ?? null,
       embedder: embedder.name,
+      semantic: semantic?.name ?? null,
       supportThreshold: LEDGER_THRESHOLD,
     },
     data: {
@@ -347,10 +391,7 @@ export async function evaluateLocomo(
       },
     },
     recall,
-    latency: Object.fromEntries(SYSTEMS.map((s) => [s, latencyOf(latencies[s], build[s])])) as Record<
-      SystemName,
-      Latency
-    >,
+    latency: Object.fromEntries(systems.map((s) => [s, latencyOf(latencies[s], build[s])])) as PerSystem<Latency>,
     abstention: {
       category5: share(adversarial, (q) => q.status === 'abstain'),
       falseAbstention: share(answerable, (q) => q.status === 'abstain'),
@@ -377,6 +418,7 @@ export async function evaluateMusique(
   const maxEntityDf = options.maxEntityDf ?? 8;
   const oramaTokenizer = options.oramaTokenizer ?? 'ledger';
   const embedder = hashedTrigramEmbedder();
+  const semantic = options.semantic ?? null;
   const total = data.questions.length;
   options.onProgress?.({ corpus: 'musique', done: 0, total, step: 'index' });
   const links = passageLinks(data.passages, maxEntityDf);
@@ -392,74 +434,86 @@ export async function evaluateMusique(
     return ledger;
   });
   const ledger = ledgerBuild.value;
+  const semanticBuild =
+    semantic === null
+      ? null
+      : await timed(async () => {
+          const l = await openLedger(semantic);
+          for (const tx of musiqueTransactions(data.passages, links)) await l.commit(tx);
+          await l.retrieve({ text: 'warm up the index' });
+          return l;
+        });
   const oramaBuild = await timed(() =>
     createOramaBaseline(
       data.passages.map((p) => ({ id: p.id, body: passageBody(p) })),
-      embedder,
+      semantic ?? embedder,
       oramaTokenizer,
     ),
   );
   const orama = oramaBuild.value;
-  const names = ['ledger', 'ledgerGraph', 'oramaBm25', 'oramaHybrid'] as const;
-  const latencies: Record<(typeof names)[number], number[]> = {
-    ledger: [],
-    ledgerGraph: [],
-    oramaBm25: [],
-    oramaHybrid: [],
-  };
-  const rows: Array<{ hops: number; gold: string[]; lists: Record<(typeof names)[number], string[]> }> = [];
+  type Name = 'ledger' | 'ledgerGraph' | 'ledgerSemantic' | 'ledgerSemanticGraph' | 'oramaBm25' | 'oramaHybrid';
+  const names: Name[] = [
+    'ledger',
+    'ledgerGraph',
+    ...(semantic === null ? [] : (['ledgerSemantic', 'ledgerSemanticGraph'] as const)),
+    'oramaBm25',
+    'oramaHybrid',
+  ];
+  const latencies = Object.fromEntries(names.map((s) => [s, [] as number[]])) as Record<Name, number[]>;
+  const rows: Array<{ hops: number; gold: string[]; lists: Partial<Record<Name, string[]>> }> = [];
   try {
     for (const [i, q] of data.questions.entries()) {
       const base = { text: q.question, budget: { records: k } };
-      const flat = await timed(() => retrieveRanked(ledger, { ...base, hops: 0 }));
-      const graph = await timed(() => retrieveRanked(ledger, { ...base, hops }));
-      const bm25 = await timed(() => orama.bm25(q.question, k));
-      const hybrid = await timed(() => orama.hybrid(q.question, k));
-      latencies.ledger.push(flat.ms);
-      latencies.ledgerGraph.push(graph.ms);
-      latencies.oramaBm25.push(bm25.ms);
-      latencies.oramaHybrid.push(hybrid.ms);
-      rows.push({
-        hops: q.hops,
-        gold: q.supporting,
-        lists: {
-          ledger: flat.value.ids,
-          ledgerGraph: graph.value.ids,
-          oramaBm25: bm25.value,
-          oramaHybrid: hybrid.value,
-        },
-      });
+      const lists: Partial<Record<Name, string[]>> = {};
+      const run = async (name: Name, fn: () => Promise<string[]>) => {
+        const r = await timed(fn);
+        latencies[name].push(r.ms);
+        lists[name] = r.value;
+      };
+      await run('ledger', async () => (await retrieveRanked(ledger, { ...base, hops: 0 })).ids);
+      await run('ledgerGraph', async () => (await retrieveRanked(ledger, { ...base, hops })).ids);
+      if (semanticBuild) {
+        const l = semanticBuild.value;
+        await run('ledgerSemantic', async () => (await retrieveRanked(l, { ...base, hops: 0 })).ids);
+        await run('ledgerSemanticGraph', async () => (await retrieveRanked(l, { ...base, hops })).ids);
+      }
+      await run('oramaBm25', () => orama.bm25(q.question, k));
+      await run('oramaHybrid', () => orama.hybrid(q.question, k));
+      rows.push({ hops: q.hops, gold: q.supporting, lists });
       if ((i + 1) % 10 === 0) options.onProgress?.({ corpus: 'musique', done: i + 1, total, step: 'queries' });
     }
   } finally {
     await ledger.close();
+    await semanticBuild?.value.close();
   }
   const recall: Record<string, RecallRow> = {};
   const byHops: Record<string, Record<string, RecallRow>> = {};
   const hopCounts = [...new Set(rows.map((r) => r.hops))].sort((a, b) => a - b);
   for (const s of names) {
     recall[s] = recallRow(
-      rows.map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+      rows.map((r) => ({ ranked: r.lists[s]!, gold: r.gold })),
       ks,
     );
     byHops[s] = Object.fromEntries(
       hopCounts.map((h) => [
         `${h}-hop`,
         recallRow(
-          rows.filter((r) => r.hops === h).map((r) => ({ ranked: r.lists[s], gold: r.gold })),
+          rows.filter((r) => r.hops === h).map((r) => ({ ranked: r.lists[s]!, gold: r.gold })),
           ks,
         ),
       ]),
     );
   }
-  const buildMs = {
+  const buildMs: Record<Name, number> = {
     ledger: ledgerBuild.ms,
     ledgerGraph: ledgerBuild.ms,
+    ledgerSemantic: semanticBuild?.ms ?? 0,
+    ledgerSemanticGraph: semanticBuild?.ms ?? 0,
     oramaBm25: oramaBuild.ms,
     oramaHybrid: oramaBuild.ms,
   };
   return {
-    config: { k, hops, maxEntityDf, embedder: embedder.name, oramaTokenizer },
+    config: { k, hops, maxEntityDf, embedder: embedder.name, semantic: semantic?.name ?? null, oramaTokenizer },
     data: { passages: data.passages.length, questions: total, unmatched: data.unmatched, links: linkCounts },
     recall,
     byHops,

@@ -3,7 +3,13 @@
  * two runs differ only where a measurement did).
  */
 import { CATEGORY_NAMES } from './locomo.js';
-import { type LocomoReport, type MusiqueReport, type RetrievalReport, SYSTEMS } from './retrieval-eval.js';
+import {
+  type LocomoReport,
+  type MusiqueReport,
+  type RetrievalReport,
+  SYSTEMS,
+  type SystemName,
+} from './retrieval-eval.js';
 
 const pct = (x: number | undefined): string => (x === undefined ? '–' : (100 * x).toFixed(1));
 const ms = (x: number | undefined): string => (x === undefined ? '–' : x.toFixed(1));
@@ -11,6 +17,8 @@ const ms = (x: number | undefined): string => (x === undefined ? '–' : x.toFix
 const LABELS: Record<string, string> = {
   ledger: 'ledger',
   ledgerGraph: 'ledger + graph',
+  ledgerSemantic: 'ledger + semantic',
+  ledgerSemanticGraph: 'ledger + semantic + graph',
   plainBm25: 'plain BM25',
   oramaBm25: 'Orama BM25',
   oramaHybrid: 'Orama hybrid',
@@ -18,12 +26,12 @@ const LABELS: Record<string, string> = {
 
 function locomoMarkdown(r: LocomoReport): string[] {
   // A fixed order: the JSON report sorts its keys, and the table must render the same from it.
-  const systems = SYSTEMS.filter((s) => s in r.recall);
+  const systems = SYSTEMS.filter((s) => s in r.recall) as Array<Exclude<SystemName, 'ledgerSemantic'>>;
   const rows = ['overall', ...([1, 2, 3, 4, 5] as const).map((c) => `${c}-${CATEGORY_NAMES[c]}`)];
   const out = [
     `## LoCoMo (${r.data.conversations} conversations, ${r.data.turns} turns, ${r.data.questions} questions)`,
     '',
-    `Recall@5 / @10 (%) of the evidence turns; "overall" = categories 1–4. Turns through \`fromConversation\`, asked with a user's default call (\`authority: ['user']\`, no scoping, no extra records); every system indexes the same bodies; ${r.config.k} results per query; graph hops ${r.config.hops ?? 'default'}; embedder ${r.config.embedder}; Orama terms: \`${r.config.oramaTokenizer}\`.`,
+    `Recall@5 / @10 (%) of the evidence turns; "overall" = categories 1–4. Turns through \`fromConversation\`, asked with a user's default call (\`authority: ['user']\`, no scoping, no extra records); every system indexes the same bodies; ${r.config.k} results per query; graph hops ${r.config.hops ?? 'default'}; embedder ${r.config.embedder}${r.config.semantic ? `; "semantic" and Orama hybrid: ${r.config.semantic}` : ''}; Orama terms: \`${r.config.oramaTokenizer}\`.`,
     '',
     `| category | questions | ${systems.map((s) => `${LABELS[s]} @5 | ${LABELS[s]} @10`).join(' | ')} |`,
     `|---|---:|${systems.map(() => '---:|---:').join('|')}|`,
@@ -63,7 +71,7 @@ function musiqueMarkdown(r: MusiqueReport): string[] {
   return [
     `## MuSiQue (${r.data.questions} questions, ${r.data.passages} passages)`,
     '',
-    `Recall@2 / @5 (%) of the supporting passages. "ledger" = no graph expansion (hops 0); "ledger + graph" = hops ${r.config.hops} over passage links (${links}; entity df cap ${r.config.maxEntityDf}). Orama terms: \`${r.config.oramaTokenizer}\`.`,
+    `Recall@2 / @5 (%) of the supporting passages. "ledger" = no graph expansion (hops 0); "ledger + graph" = hops ${r.config.hops} over passage links (${links}; entity df cap ${r.config.maxEntityDf})${r.config.semantic ? `; "semantic" and Orama hybrid: ${r.config.semantic}` : ''}. Orama terms: \`${r.config.oramaTokenizer}\`.`,
     '',
     `| questions | n | ${systems.map((s) => `${LABELS[s] ?? s} @2 | ${LABELS[s] ?? s} @5`).join(' | ')} |`,
     `|---|---:|${systems.map(() => '---:|---:').join('|')}|`,
@@ -85,6 +93,13 @@ export function renderRetrievalMarkdown(report: RetrievalReport): string {
   const parts = ['# Retrieval evaluation', ''];
   if (report.locomo) parts.push(...locomoMarkdown(report.locomo), '');
   if (report.musique) parts.push(...musiqueMarkdown(report.musique), '');
+  if (report.vectorCache) {
+    const c = report.vectorCache;
+    parts.push(
+      `Semantic vectors: ${c.corpusEmbedded} corpus texts embedded in this run, ${c.corpusHits} read from the evaluation's vector cache (index builds are lower by that much embedding time); ${c.queriesEmbedded} query embeddings, all live (in the latencies).`,
+      '',
+    );
+  }
   parts.push(
     `Run time: ${report.seconds.toFixed(0)} s. Latencies are wall times on a shared machine: compare systems within one run, not across runs.`,
     '',

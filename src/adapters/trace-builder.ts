@@ -6,6 +6,7 @@
 
 import { LIMITS } from '../schema/limits.js';
 import type { EdgeInput, LineRange, NodeInput, Transaction } from '../schema/types.js';
+import { fnv1aHex } from '../text/fnv1a.js';
 import { isUsablePath } from './paths.js';
 import type { AdaptedTrace, AdapterOptions, AdapterStats, Effect, FileKnowledge, PreImage } from './types.js';
 import { wellFormedTransaction } from './well-formed.js';
@@ -52,16 +53,6 @@ const splitContent = (content: string): string[] => {
   return lines;
 };
 
-/** FNV-1a, for short deterministic suffixes that keep shortened names distinct. */
-function fnv1a(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
-}
-
 /**
  * A name field (verifier, tool) the ledger accepts: no control characters, at most
  * LIMITS.maxIdChars; a longer name keeps its start plus a hash of the whole, so distinct long
@@ -71,7 +62,7 @@ export function ledgerName(raw: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
   const clean = raw.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim() || 'unnamed';
   if (clean.length <= LIMITS.maxIdChars) return clean;
-  return `${clean.slice(0, LIMITS.maxIdChars - 11)} #${fnv1a(clean)}`;
+  return `${clean.slice(0, LIMITS.maxIdChars - 11)} #${fnv1aHex(clean)}`;
 }
 
 const validRange = (r: LineRange): boolean =>

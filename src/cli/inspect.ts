@@ -1,6 +1,7 @@
 /** `context-ledger inspect --ledger DIR [--epoch E]`: the as-of view, supersessions, contradictions. */
 import { type Ledger, readLedger } from '../ledger/ledger.js';
 import type { NodeRecord } from '../schema/types.js';
+import { compareStrings } from '../text/compare.js';
 import { intOption, parse, requiredString } from './args.js';
 import type { CliIO } from './io.js';
 import { openLedgerDir } from './ledger-dir.js';
@@ -85,7 +86,7 @@ export async function inspectLedger(ledger: Ledger, epoch: number): Promise<Insp
     }
   }
   const superseded: Supersession[] = [...closed.values()]
-    .sort((a, b) => a.validTo! - b.validTo! || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort((a, b) => a.validTo! - b.validTo! || compareStrings(a.id, b.id))
     .map((n) => {
       const after = views.get(n.validTo!) ?? [];
       const by = after

@@ -10,7 +10,7 @@ import {
 } from '../runtime/browser-assets.js';
 import { errorText } from './blocking-engine.js';
 import type { Engine } from './engine.js';
-import { HANG_SAFE_SETTINGS } from './settings.js';
+import { HANG_SAFE_SETTINGS, PLAN_SETTINGS } from './settings.js';
 
 export interface BrowserEngineAssets {
   /** `@duckdb/duckdb-wasm/dist/duckdb-eh.wasm`. */
@@ -52,7 +52,7 @@ export async function openBrowserEngine(assets: BrowserEngineAssets): Promise<En
     await db.open({ path: ':memory:', query: { castBigIntToDouble: false } });
     conn = await db.connect();
     // Before anything else: an extension autoload tries the network and never returns.
-    for (const sql of HANG_SAFE_SETTINGS) await conn.query(sql);
+    for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS]) await conn.query(sql);
   } catch (cause) {
     await db.terminate().catch(() => undefined);
     throw cause instanceof LedgerError ? cause : assetUnavailable('duckdbWasmUrl', wasmUrl, errorText(cause), cause);

@@ -11,6 +11,20 @@ export const HANG_SAFE_SETTINGS: readonly string[] = [
 ];
 
 /**
+ * Settings that let a plan outlive the data it was planned on (src/sql/prepared.ts keeps
+ * statements prepared across commits). Statistics propagation and compressed materialisation
+ * write the tables' statistics at planning time into the plan — derived range filters
+ * (`vkey BETWEEN 22 AND 8385`), integer compression by range — and DuckDB rebinds a prepared
+ * statement when the catalog changes, not when rows arrive: with them on, a join prepared before
+ * an insert of keys outside the old ranges returned the old count (10 rows instead of 21).
+ * Off, plans depend only on the text; scans still skip row groups by their zone maps at run
+ * time. Instance-wide (`disabled_optimizers` is a global setting).
+ */
+export const PLAN_SETTINGS: readonly string[] = [
+  "SET GLOBAL disabled_optimizers = 'statistics_propagation,compressed_materialization'",
+];
+
+/**
  * Settings for bulk ingest. DuckDB checkpoints an in-memory database when one commit's estimated
  * WAL size passes `checkpoint_threshold` (16 MiB): a 10k-node commit with ~500-character bodies
  * did, and the checkpoint (compressing row groups nobody persists) cost ~30% of the commit's

@@ -1,6 +1,6 @@
 import { wrapBlockingConnection } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
-import { HANG_SAFE_SETTINGS } from './settings.js';
+import { HANG_SAFE_SETTINGS, PLAN_SETTINGS } from './settings.js';
 
 /** The part of a duckdb-wasm blocking database (Node build, browser-blocking build) used here. */
 export interface BlockingDatabase {
@@ -34,7 +34,7 @@ export class SharedInstance {
   ) {
     this.admin = db.connect();
     // Before anything else: an extension autoload tries the network and never returns offline.
-    for (const sql of [...HANG_SAFE_SETTINGS, ...settings]) this.admin.query(sql);
+    for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS, ...settings]) this.admin.query(sql);
   }
 
   /** A fresh, empty database of its own, as an Engine; closing it detaches the database. */

@@ -102,7 +102,7 @@ export class Ledger {
     const core = this.#core;
     return core.queue.run(() => {
       assertEpoch(epoch);
-      return readGraphView(core.config.engine, epoch);
+      return readGraphView(core.config.engine, epoch, core.index.lastEpoch);
     });
   }
 

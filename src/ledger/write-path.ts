@@ -3,6 +3,7 @@ import type { TableName } from '../schema/ddl.js';
 import type { Transaction } from '../schema/types.js';
 import { validateShape } from '../schema/validate-shape.js';
 import { closeVersionsSql } from '../sql/close-versions.js';
+import { beginTransactionSql, commitSql, rollbackSql } from '../sql/transaction-sql.js';
 import { rowsToIPC } from './arrow-rows.js';
 import type { LedgerCore } from './ledger-core.js';
 import { literalInsertSql } from './literal-rows.js';
@@ -59,7 +60,7 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
   const closed = new Set<number>();
   for (const c of plan.closures) if (c.target === 'node') closed.add(c.key);
   for (const row of plan.nodes) if (closed.delete(row.vkey)) row.valid_to = epoch;
-  const batch = ['BEGIN TRANSACTION'];
+  const batch = [beginTransactionSql()];
   if (closed.size > 0) batch.push(closeVersionsSql(epoch, [...closed]));
   const streams: Array<[TableName, Uint8Array]> = [];
   const inserts: Array<[TableName, readonly object[]]> = [
@@ -96,12 +97,12 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
       appended = true;
     }
     try {
-      await engine.run('COMMIT');
+      await engine.run(commitSql());
     } catch (cause) {
       throw asLedgerError(cause, 'ENGINE_FAILED');
     }
   } catch (e) {
-    await engine.run('ROLLBACK').catch(() => undefined);
+    await engine.run(rollbackSql()).catch(() => undefined);
     if (appended) await voidRecord(core, storage!, plan.transaction.tx, e);
     throw e;
   }

@@ -3,6 +3,7 @@ import { LedgerError } from '../errors.js';
 import { toNodeRecord } from '../ledger/graph-view.js';
 import { type Ledger, lastEpochOf, readLedger } from '../ledger/ledger.js';
 import type { EdgeKind, NodeKind } from '../schema/kinds.js';
+import { scopeSetField } from '../schema/request-checks.js';
 import type { BodyColumns, NodeRow } from '../schema/rows.js';
 import type { NodeRecord } from '../schema/types.js';
 import { assertEpoch, nodesAsOfSql } from '../sql/as-of.js';
@@ -71,19 +72,14 @@ export function resolveViewOptions(options: RdfViewOptions, lastEpoch: number): 
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
   const epoch = options.epoch ?? lastEpoch;
   assertEpoch(epoch);
-  const { authority } = options;
-  if (
-    authority !== undefined &&
-    (!Array.isArray(authority) || authority.some((a) => typeof a !== 'string' || a.length === 0))
-  )
-    throw new LedgerError('INVALID_REQUEST', { field: 'authority', reason: 'a list of non-empty scope names' });
+  const authority = scopeSetField(options.authority, 'authority');
   if (options.bodies !== undefined && typeof options.bodies !== 'boolean')
     throw new LedgerError('INVALID_OPTION', { field: 'bodies' });
   if (options.epochTime !== undefined && typeof options.epochTime !== 'function')
     throw new LedgerError('INVALID_OPTION', { field: 'epochTime' });
   return {
     epoch,
-    authority: authority ? new Set(authority) : null,
+    authority: authority === null ? null : new Set(authority),
     bodies: options.bodies ?? true,
     epochTime: options.epochTime ?? defaultEpochTime,
   };

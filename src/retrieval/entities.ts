@@ -91,18 +91,33 @@ export function pathSubject(path: string): string {
 const SECOND_PERSON = /\b(you|your|yours|yourself|you're|you've|you'd|you'll)\b/iu;
 
 /**
- * Of `terms`, those the text holds outside its questions (with `addressed`, only in statements
- * that address the listener: "your race went great" said *to* someone is about them): sentences are split at `.`, `!`, `?` and
- * line breaks, and a sentence ending in `?` is a question. A speaker who asks "what got you into
- * running?" says nothing about their own running. Pure.
+ * Of `terms`, those the text states, by whom the statement is about: `listener`, in statements
+ * that address the listener ("your race went great" said *to* someone is about them); `speaker`,
+ * in the other statements (about the speaker, or the world as the speaker tells it). Sentences are
+ * split at `.`, `!`, `?` and line breaks; a sentence ending in `?` is a question and states
+ * nothing: a speaker who asks "what got you into running?" says nothing about their own running.
+ * Pure.
  */
-export function statedTerms(text: string, terms: ReadonlySet<string>, addressed = false): Set<string> {
-  const stated = new Set<string>();
+export function statementTerms(
+  text: string,
+  terms: ReadonlySet<string>,
+): { speaker: Set<string>; listener: Set<string> } {
+  const speaker = new Set<string>();
+  const listener = new Set<string>();
   for (const m of text.matchAll(/[^.!?\n]+[.!?]*/gu)) {
     const sentence = m[0].trim();
     if (sentence.endsWith('?')) continue;
-    if (addressed && !SECOND_PERSON.test(sentence)) continue;
-    for (const t of textTerms(sentence)) if (terms.has(t)) stated.add(t);
+    const about = SECOND_PERSON.test(sentence) ? listener : speaker;
+    for (const t of textTerms(sentence)) if (terms.has(t)) about.add(t);
   }
-  return stated;
+  return { speaker, listener };
+}
+
+/**
+ * Of `terms`, those the text holds outside its questions (with `addressed`, only in statements
+ * that address the listener). See `statementTerms`. Pure.
+ */
+export function statedTerms(text: string, terms: ReadonlySet<string>, addressed = false): Set<string> {
+  const { speaker, listener } = statementTerms(text, terms);
+  return addressed ? listener : new Set([...speaker, ...listener]);
 }

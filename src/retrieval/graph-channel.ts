@@ -1,4 +1,5 @@
 import { personalizedPageRank } from '../rerank/pagerank.js';
+import { compareStrings } from '../text/compare.js';
 import { addHit, type ChannelHits } from './channel.js';
 import { type EdgeAdjacency, edgeKindOf, SUPERSEDES } from './edge-adjacency.js';
 import type { VisibleSet } from './retrieval-index.js';
@@ -59,7 +60,7 @@ export function neighbourhood(
       edges.push({ src: n, dst: other[i]!, kind: edgeKindOf(kindDir[i]!) });
     }
   }
-  edges.sort((a, b) => a.src - b.src || a.dst - b.dst || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+  edges.sort((a, b) => a.src - b.src || a.dst - b.dst || compareStrings(a.kind, b.kind));
   return { hop, edges };
 }
 

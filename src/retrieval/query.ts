@@ -1,5 +1,13 @@
 import { LedgerError } from '../errors.js';
 import { DEFAULT_SUPPORT_THRESHOLD } from '../rerank/support.js';
+import {
+  integerField,
+  invalidRequest,
+  requireObject,
+  scopeSetField,
+  stringField,
+  stringListField,
+} from '../schema/request-checks.js';
 import type { LineRange } from '../schema/types.js';
 
 /** What a caller asks retrieval for. Field names are part of the public contract. */
@@ -27,8 +35,8 @@ export interface RetrievalQuery {
   hops?: number;
   /** Candidates each channel contributes (default 64). */
   perChannel?: number;
-  /** Channels to run (default all four). */
-  channels?: ReadonlyArray<'exact' | 'lexical' | 'vector' | 'graph'>;
+  /** Channels to run (default all five). */
+  channels?: ReadonlyArray<'exact' | 'lexical' | 'vector' | 'graph' | 'temporal'>;
 }
 
 export interface ResolvedQuery {
@@ -45,39 +53,23 @@ export interface ResolvedQuery {
   supportThreshold: number;
   hops: number;
   perChannel: number;
-  channels: Set<'exact' | 'lexical' | 'vector' | 'graph'>;
+  channels: Set<'exact' | 'lexical' | 'vector' | 'graph' | 'temporal'>;
 }
 
 export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): ResolvedQuery {
-  const bad = (field: string, reason: string) => new LedgerError('INVALID_REQUEST', { field, reason });
-  if (typeof q !== 'object' || q === null) throw bad('', 'the query must be an object');
-  const int = (v: unknown, field: string, def: number, min = 0): number => {
-    if (v === undefined) return def;
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw bad(field, `an integer >= ${min}`);
-    return v;
-  };
-  const str = (v: unknown, field: string): string | null => {
-    if (v === undefined) return null;
-    if (typeof v !== 'string' || v.length === 0 || v.includes('\u0000')) throw bad(field, 'a non-empty string');
-    return v;
-  };
-  const strs = (v: unknown, field: string): string[] => {
-    if (v === undefined) return [];
-    if (!Array.isArray(v)) throw bad(field, 'an array of strings');
-    return v.map((s, i) => str(s, `${field}[${i}]`)!);
-  };
+  requireObject(q, 'query');
   const artifacts = (q.artifacts ?? []).map((a, i) => {
     const at = `artifacts[${i}]`;
-    if (typeof a !== 'object' || a === null) throw bad(at, 'an object');
+    if (typeof a !== 'object' || a === null) throw invalidRequest(at, 'an object');
     const out: ResolvedQuery['artifacts'][number] = {
       path:
-        str(a.path, `${at}.path`) ??
+        stringField(a.path, `${at}.path`) ??
         (() => {
-          throw bad(`${at}.path`, 'required');
+          throw invalidRequest(`${at}.path`, 'required');
         })(),
     };
-    if (a.revision !== undefined) out.revision = str(a.revision, `${at}.revision`)!;
-    if (a.hash !== undefined) out.hash = str(a.hash, `${at}.hash`)!;
+    if (a.revision !== undefined) out.revision = stringField(a.revision, `${at}.revision`)!;
+    if (a.hash !== undefined) out.hash = stringField(a.hash, `${at}.hash`)!;
     if (a.range !== undefined) {
       const r = a.range;
       if (!Array.isArray(r) || r.length !== 2 || !r.every((x) => Number.isSafeInteger(x) && x >= 1) || r[0] > r[1]) {
@@ -94,57 +86,56 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
       q.vector.length === 0 ||
       !q.vector.every((x) => typeof x === 'number' && Number.isFinite(x))
     ) {
-      throw bad('vector', 'a non-empty array of finite numbers');
+      throw invalidRequest('vector', 'a non-empty array of finite numbers');
     }
     vector = Float32Array.from(q.vector);
   }
   let scores: Map<string, number> | null = null;
   if (q.scores !== undefined) {
-    if (typeof q.scores !== 'object' || q.scores === null) throw bad('scores', 'an object of id → number');
+    if (typeof q.scores !== 'object' || q.scores === null) throw invalidRequest('scores', 'an object of id → number');
     scores = new Map();
     for (const [id, s] of Object.entries(q.scores)) {
-      if (typeof s !== 'number' || !Number.isFinite(s)) throw bad(`scores.${id}`, 'a finite number');
+      if (typeof s !== 'number' || !Number.isFinite(s)) throw invalidRequest(`scores.${id}`, 'a finite number');
       scores.set(id, s);
     }
   }
   const threshold = q.supportThreshold ?? DEFAULT_SUPPORT_THRESHOLD;
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))
-    throw bad('supportThreshold', 'a number in [0, 1]');
-  const authority = q.authority === undefined ? null : [...new Set(strs(q.authority, 'authority'))].sort();
+    throw invalidRequest('supportThreshold', 'a number in [0, 1]');
   return {
-    epoch: int(q.epoch, 'epoch', lastEpoch),
-    task: str(q.task, 'task'),
-    action: str(q.action, 'action'),
-    claims: strs(q.claims, 'claims'),
+    epoch: integerField(q.epoch, 'epoch', lastEpoch),
+    task: stringField(q.task, 'task'),
+    action: stringField(q.action, 'action'),
+    claims: stringListField(q.claims, 'claims'),
     artifacts,
-    authority,
+    authority: scopeSetField(q.authority, 'authority'),
     text:
       q.text === undefined
         ? null
         : typeof q.text === 'string'
           ? q.text
           : (() => {
-              throw bad('text', 'a string');
+              throw invalidRequest('text', 'a string');
             })(),
     vector,
     scores,
     budget: {
-      records: int(q.budget?.records, 'budget.records', 32, 1),
-      chars: int(q.budget?.chars, 'budget.chars', 48_000, 1),
+      records: integerField(q.budget?.records, 'budget.records', 32, 1),
+      chars: integerField(q.budget?.chars, 'budget.chars', 48_000, 1),
     },
     supportThreshold: threshold,
-    hops: int(q.hops, 'hops', 2),
-    perChannel: int(q.perChannel, 'perChannel', 64, 1),
+    hops: integerField(q.hops, 'hops', 2),
+    perChannel: integerField(q.perChannel, 'perChannel', 64, 1),
     channels: channelSet(q.channels),
   };
 }
 
-const ALL_CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
+const ALL_CHANNELS = ['exact', 'lexical', 'vector', 'graph', 'temporal'] as const;
 
 function channelSet(v: unknown): ResolvedQuery['channels'] {
   if (v === undefined) return new Set(ALL_CHANNELS);
   if (!Array.isArray(v) || v.some((c) => !(ALL_CHANNELS as readonly unknown[]).includes(c))) {
-    throw new LedgerError('INVALID_REQUEST', { field: 'channels', reason: `a subset of ${ALL_CHANNELS.join(', ')}` });
+    throw invalidRequest('channels', `a subset of ${ALL_CHANNELS.join(', ')}`);
   }
   return new Set(v as ResolvedQuery['channels'] extends Set<infer T> ? T[] : never);
 }

@@ -1,4 +1,5 @@
-import { termCounts } from '../text/text-terms.js';
+import { ByteKeyTable } from '../text/byte-key-table.js';
+import { wordTerms } from '../text/text-terms.js';
 
 /** One term's postings: body keys in ascending order (bodies are indexed in key order) and term frequencies. */
 export class PostingList {
@@ -30,21 +31,45 @@ export class PostingList {
   }
 }
 
+/** Words longer than this (in bytes, all ASCII) are split each time rather than remembered:
+ * they are rarely repeated (hex blobs, base64). */
+const MAX_REMEMBERED_WORD = 64;
+
 /**
  * BM25 postings of every body, in memory, keyed by body key. Bodies are content-addressed and
  * immutable, so a body is indexed once, when the commit that writes it is applied (see
  * RetrievalIndex); which records carry a body, and whether they are valid at an epoch and
  * inside the caller's scopes, is decided per query. Typed arrays, not objects per posting: ~8
  * bytes a posting.
+ *
+ * Indexing runs on every commit, so it is built to cost a small part of one (issue 11: at most
+ * a tenth): the body's UTF-8 is scanned for words (the runs of `[A-Za-z0-9_]` that `textTerms`
+ * splits on — all ASCII, so the byte scan finds the same words), each word is looked up by its
+ * bytes in a table of words already seen (no string per word), which gives its terms as integer
+ * ids, and term frequencies are counted in a dense array. Only a word never seen before goes
+ * through `wordTerms` (the split and the stemmer) and the term dictionary. The terms and their
+ * counts are exactly `termCounts(text)`'s.
  */
 export class TermPostings {
-  private readonly lists = new Map<string, PostingList>();
+  /** Term → id; `lists[id]` is its postings. */
+  private readonly termIds = new Map<string, number>();
+  private lists: PostingList[] = [];
+  /** Word bytes → offset in `wordTerms`, which holds the word's term count then its term ids. */
+  private readonly words = new ByteKeyTable(1 << 14);
+  private wordTermIds = new Int32Array(1 << 16);
+  private wordTermsUsed = 0;
+  /** Per-body scratch: frequency by term id, and the ids touched. */
+  private tf = new Int32Array(1024);
+  private touched = new Int32Array(256);
   /** Length in terms of each body, by body key. */
   docLen = new Int32Array(1024);
   /** Length in UTF-16 code units of each body (what the character budget counts). */
   chars = new Int32Array(1024);
   /** Bodies with keys below this are indexed. */
   upTo = 0;
+
+  /** `maxWords`: distinct words remembered before the word table starts over (the terms stay). */
+  constructor(private readonly maxWords = 1 << 20) {}
 
   /** Indexes the body with the next key; false (nothing done) when `bkey` is not the next one. */
   add(bkey: number, text: string): boolean {
@@ -53,31 +78,108 @@ export class TermPostings {
       this.docLen = grow(this.docLen, Math.max(bkey + 1, this.docLen.length * 2));
       this.chars = grow(this.chars, this.docLen.length);
     }
-    const { counts, length } = termCounts(text);
+    if (scratch.length < text.length * 3) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2));
+    const b = scratch;
+    const n = encoder.encodeInto(text, b).written;
+    let length = 0;
+    let touchedCount = 0;
+    let start = -1;
+    let h = 0;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? b[i]! : 0;
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) {
+        if (start < 0) {
+          start = i;
+          h = FNV_OFFSET;
+        }
+        h = Math.imul(h ^ c, FNV_PRIME); // = ByteKeyTable.hash over the word, built as it is scanned
+        continue;
+      }
+      if (start < 0) continue;
+      let at = i - start <= MAX_REMEMBERED_WORD ? this.words.get(b, start, i, h) : -1;
+      if (at < 0) at = this.rememberWord(b, start, i, h);
+      const ids = this.wordTermIds;
+      const count = ids[at]!;
+      length += count;
+      for (let k = at + 1; k <= at + count; k++) {
+        const id = ids[k]!;
+        if (this.tf[id] === 0) {
+          if (touchedCount === this.touched.length) this.touched = grow(this.touched, touchedCount * 2);
+          this.touched[touchedCount++] = id;
+        }
+        this.tf[id]!++;
+      }
+      start = -1;
+    }
     this.docLen[bkey] = length;
     this.chars[bkey] = text.length;
-    for (const [term, tf] of counts) {
-      let list = this.lists.get(term);
-      if (list === undefined) {
-        list = new PostingList();
-        this.lists.set(term, list);
-      }
-      list.push(bkey, tf);
+    const { tf, touched, lists } = this;
+    for (let k = 0; k < touchedCount; k++) {
+      const id = touched[k]!;
+      lists[id]!.push(bkey, tf[id]!);
+      tf[id] = 0;
     }
     this.upTo = bkey + 1;
     return true;
   }
 
   list(term: string): PostingList | undefined {
-    return this.lists.get(term);
+    const id = this.termIds.get(term);
+    return id === undefined ? undefined : this.lists[id];
   }
 
   /** Postings held, for memory reports. */
   get size(): number {
     let n = 0;
-    for (const l of this.lists.values()) n += l.length;
+    for (const l of this.lists) n += l.length;
     return n;
   }
+
+  /** Splits a word seen for the first time, interns its terms, and (when short enough) remembers
+   * it; returns the offset of its term count and ids in `wordTermIds`. */
+  private rememberWord(b: Uint8Array, start: number, end: number, h: number): number {
+    const terms = wordTerms(latin1(b, start, end));
+    const remember = end - start <= MAX_REMEMBERED_WORD;
+    if (remember && this.words.size >= this.maxWords) {
+      this.words.clear();
+      this.wordTermsUsed = 0;
+    }
+    // A word not remembered is written past the remembered ones and overwritten by the next.
+    const at = this.wordTermsUsed;
+    if (at + terms.length + 1 > this.wordTermIds.length)
+      this.wordTermIds = grow(this.wordTermIds, Math.max(this.wordTermIds.length * 2, at + terms.length + 1));
+    this.wordTermIds[at] = terms.length;
+    for (let k = 0; k < terms.length; k++) this.wordTermIds[at + 1 + k] = this.termId(terms[k]!);
+    if (remember) {
+      this.words.set(b, start, end, h, at);
+      this.wordTermsUsed = at + terms.length + 1;
+    }
+    return at;
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.lists.length;
+      this.termIds.set(term, id);
+      this.lists.push(new PostingList());
+      if (id >= this.tf.length) this.tf = grow(this.tf, this.tf.length * 2);
+    }
+    return id;
+  }
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+const encoder = new TextEncoder();
+/** UTF-8 of the body being indexed (3 bytes per UTF-16 unit at most); indexing is synchronous,
+ * so one buffer serves every index. */
+let scratch = new Uint8Array(1 << 14);
+
+const decoder = new TextDecoder();
+/** The string of an ASCII byte run, of any length (a word can be a megabyte of base64). */
+function latin1(b: Uint8Array, start: number, end: number): string {
+  return decoder.decode(b.subarray(start, end));
 }
 
 export function grow(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {

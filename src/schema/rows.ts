@@ -69,3 +69,18 @@ export interface TransactionRow {
   transitions: number;
   archived_tx: number | null;
 }
+
+/** Scalar annotations of a node (the `meta` column holds them as a JSON object). */
+export type NodeMeta = Record<string, string | number | boolean | null>;
+
+/**
+ * The row mappers every reader of node rows shares (graph view, working-set candidates, retrieved
+ * evidence): a line range exists only with both ends, and `meta` is stored as JSON text.
+ */
+export function rowRange(r: Pick<NodeRow, 'range_start' | 'range_end'>): [number, number] | null {
+  return r.range_start !== null && r.range_end !== null ? [r.range_start, r.range_end] : null;
+}
+
+export function rowMeta(r: Pick<NodeRow, 'meta'>): NodeMeta | null {
+  return r.meta === null ? null : (JSON.parse(r.meta) as NodeMeta);
+}

@@ -22,22 +22,27 @@ export function edgesAsOfSql(epoch: number): string {
   return edgesAsOf(String(epoch));
 }
 
-/**
- * The same two statements over a `$epoch` parameter, to prepare once per connection (see
- * queryPrepared): on a 62-node ledger `asOf` took 48 ms p50 as two planned statements and 23 ms
- * prepared (Node, load ~11); inside workerd it was 47 ms of a 160 ms warm request.
- */
+/** The same two statements over a `$epoch` parameter (see queryPrepared). */
 export const NODES_AS_OF_STATEMENT = nodesAsOf('$epoch::INTEGER');
 export const EDGES_AS_OF_STATEMENT = edgesAsOf('$epoch::INTEGER');
 
-function nodesAsOf(epoch: string): string {
+/**
+ * The two statements at or after the ledger's last epoch, where "valid at the epoch" is exactly
+ * `valid_to IS NULL` (every valid_from and valid_to is an epoch already committed; see
+ * ClosureShape). Without an epoch in it the text is the same at every step, so an agent that
+ * reads the current graph after each commit runs one plan kept since the first time.
+ */
+export const NODES_CURRENT_STATEMENT = nodesAsOf(null);
+export const EDGES_CURRENT_STATEMENT = edgesAsOf(null);
+
+function nodesAsOf(epoch: string | null): string {
   return `SELECT n.*, b.text AS body, b.tokens AS tokens, b.hash AS body_hash
 FROM nodes n LEFT JOIN bodies b ON b.bkey = n.bkey
 WHERE ${validAtExpr('n', epoch)}
 ORDER BY n.vkey`;
 }
 
-function edgesAsOf(epoch: string): string {
+function edgesAsOf(epoch: string | null): string {
   return `SELECT e.ekey, e.kind, e.tx, e.valid_from, e.valid_to, s.id AS from_id, d.id AS to_id
 FROM edges e
 JOIN nodes s ON s.nid = e.src AND ${validAtExpr('s', epoch)}
@@ -46,7 +51,8 @@ WHERE ${validAtExpr('e', epoch)}
 ORDER BY e.ekey`;
 }
 
-function validAtExpr(alias: string, epoch: string): string {
+function validAtExpr(alias: string, epoch: string | null): string {
+  if (epoch === null) return `${alias}.valid_to IS NULL`;
   return `(${alias}.valid_from <= ${epoch} AND (${alias}.valid_to IS NULL OR ${alias}.valid_to > ${epoch}))`;
 }
 

@@ -1,5 +1,8 @@
 import { assertEpoch, validAt } from './as-of.js';
 import { intArray, intLiteral, stringList, stringLiteral } from './literals.js';
+import { inlineParams } from './prepared.js';
+
+export { inlineParams };
 
 /**
  * The working-set closure: nodes reachable from the roots along edges valid at the epoch,
@@ -21,9 +24,9 @@ export interface ClosureQuery {
 export type BoundedClosureQuery = ClosureQuery & { maxNodes: number };
 
 /**
- * What a working-set statement's text depends on; everything else is a parameter, so each shape
- * is planned once per connection and executed many times (planning the statement measured about
- * as long as running it).
+ * What a working-set statement's text depends on; everything else is a parameter, written in as
+ * a literal when it runs (see queryPrepared): the default request at the last epoch is one text,
+ * planned once per connection and executed many times.
  *
  * `current`: the epoch is at or after the ledger's last one. Every row's `valid_from` and every
  * `valid_to` is an epoch already committed (epochs never regress), so there "valid at the epoch"
@@ -212,19 +215,6 @@ export function closureParams(shape: ClosureShape, q: BoundedClosureQuery): Reco
   params.hops = intLiteral(q.hops);
   params.max_nodes = intLiteral(q.maxNodes);
   return params;
-}
-
-/**
- * A statement with its parameters written in as literals (`$name::T` → `(literal)::T`): for
- * one-off runs (benchmark floors, tests) of what is otherwise prepared. Generated statements hold
- * no user text outside parameters, so `$` only ever opens a parameter.
- */
-export function inlineParams(sql: string, params: Readonly<Record<string, string>>): string {
-  return sql.replace(/\$([a-z_]+)/g, (_, name: string) => {
-    const literal = params[name];
-    if (literal === undefined) throw new Error(`no value for $${name}`);
-    return `(${literal})`;
-  });
 }
 
 /** The closure alone with literal parameters (see closureStatementSql). */

@@ -1,3 +1,5 @@
+import { fnv1a } from './fnv1a.js';
+
 /** Turns texts into fixed-dimension vectors. Hosts plug in real embedding models through it. */
 export interface Embedder {
   readonly dimensions: number;
@@ -45,13 +47,4 @@ export function embedOne(text: string, dimensions: number): Float32Array {
     for (let i = 0; i < dimensions; i++) v[i]! *= inv;
   }
   return v;
-}
-
-function fnv1a(s: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }

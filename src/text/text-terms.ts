@@ -12,7 +12,8 @@ const STOP = new Set(
 );
 
 const SPLIT = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])/;
-const LOWER_WORD = /^[a-z]+$/;
+/** Words that are one part already: lower-case letters, or digits (numbers, line counts, ids). */
+const ONE_PART_WORD = /^(?:[a-z]+|[0-9]+)$/;
 
 /**
  * Terms of words already seen. Indexing runs at commit over every body, and most of its words
@@ -23,12 +24,14 @@ const LOWER_WORD = /^[a-z]+$/;
 const WORD_TERMS = new Map<string, readonly string[]>();
 const CACHE_LIMIT = 50_000;
 
-function wordTerms(word: string): readonly string[] {
+/** The terms of one word (a run of `[A-Za-z0-9_]`), as `textTerms` gives them. */
+export function wordTerms(word: string): readonly string[] {
   let terms = WORD_TERMS.get(word);
   if (terms !== undefined) return terms;
   const out: string[] = [];
-  if (LOWER_WORD.test(word)) {
-    // One part, already lower-case: the general path below gives the same single term.
+  if (ONE_PART_WORD.test(word)) {
+    // One part, already lower-case (digits have no case and `stem` leaves them alone): the
+    // general path below gives the same single term.
     if (!STOP.has(word) && word.length <= 64) out.push(stem(word));
   } else {
     const parts = word

@@ -1,4 +1,4 @@
-import { compare } from './pack.js';
+import { compareStrings } from '../text/compare.js';
 import type { Ranked } from './rank-candidates.js';
 import type { Placement } from './relevance.js';
 import type { ExplanationRecord, Unit, WorkingSetItem } from './types.js';
@@ -59,7 +59,7 @@ export function explain(
       reason: c.reason === 'archived' ? 'archived' : `superseded${c.by ? ` by ${c.by}` : ''} at epoch ${c.closedAt}`,
     });
   }
-  out.sort((a, b) => compare(a.id, b.id));
+  out.sort((a, b) => compareStrings(a.id, b.id));
   explanation.push(...out);
   return explanation;
 }

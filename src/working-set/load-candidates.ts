@@ -1,6 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
-import type { BodyColumns, NodeRow } from '../schema/rows.js';
+import { type BodyColumns, type NodeRow, rowMeta, rowRange } from '../schema/rows.js';
 import { closureParams, closureShape, workingSetSql } from '../sql/closure.js';
 import { queryPrepared } from '../sql/prepared.js';
 import type { ResolvedRequest } from './request.js';
@@ -182,11 +182,11 @@ function toCandidate(r: NodeRowWithBody, hop: number): Candidate {
     authority: r.authority,
     path: r.path,
     revision: r.revision,
-    range: r.range_start !== null && r.range_end !== null ? [r.range_start, r.range_end] : null,
+    range: rowRange(r),
     verifier: r.verifier,
     tool: r.tool,
     role: r.role,
-    meta: r.meta === null ? null : JSON.parse(r.meta),
+    meta: rowMeta(r),
     tx: r.tx,
     validFrom: r.valid_from,
     bodyHash: r.body_hash,

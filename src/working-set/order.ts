@@ -1,4 +1,4 @@
-import { compare } from './pack.js';
+import { compareStrings } from '../text/compare.js';
 import type { Candidate, CandidateEdge, Unit } from './types.js';
 
 /**
@@ -37,7 +37,7 @@ function compareKeys(a: Array<number | string>, b: Array<number | string>): numb
   for (let i = 0; i < a.length; i++) {
     const x = a[i]!;
     const y = b[i]!;
-    const d = typeof x === 'number' && typeof y === 'number' ? x - y : compare(String(x), String(y));
+    const d = typeof x === 'number' && typeof y === 'number' ? x - y : compareStrings(String(x), String(y));
     if (d !== 0) return d;
   }
   return 0;

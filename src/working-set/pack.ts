@@ -1,3 +1,4 @@
+import { compareStrings } from '../text/compare.js';
 import type { Candidate, Excerpt, Excerpts, Unit } from './types.js';
 
 export interface Budget {
@@ -50,7 +51,7 @@ export function packUnits(
     const pb = position(b);
     if (pa !== undefined && pb !== undefined) return pa - pb;
     if (pa !== undefined || pb !== undefined) return pa === undefined ? -1 : 1;
-    return a.tier - b.tier || b.tx - a.tx || compare(a.key, b.key);
+    return a.tier - b.tier || b.tx - a.tx || compareStrings(a.key, b.key);
   });
   const paid = new Set<string>();
   let tokens = 0;
@@ -156,4 +157,3 @@ function cutChars(fresh: readonly Candidate[], chars: number, cut: ReadonlyMap<n
 }
 
 /** Code-unit order, independent of locale. */
-export const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,5 +1,5 @@
+import { compareStrings } from '../text/compare.js';
 import { textTerms } from '../text/text-terms.js';
-import { compare } from './pack.js';
 import type { Candidate, Unit } from './types.js';
 
 /** Units at or above this tier are hard guarantees, packed by rule; the rest are ranked here. */
@@ -50,7 +50,7 @@ const BM25_B = 0.75;
 export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<string, Placement> {
   const pool = [...units]
     .filter((u) => u.tier >= RANKED_FROM_TIER)
-    .sort((a, b) => b.tx - a.tx || compare(a.key, b.key));
+    .sort((a, b) => b.tx - a.tx || compareStrings(a.key, b.key));
   const channels = new Map<Signal, Map<string, number>>();
   const ranked = (signal: Signal, scored: Array<{ key: string; score: number }>) => {
     // pool order is the tie-break (stable sort): newer first, then key

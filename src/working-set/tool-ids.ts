@@ -1,3 +1,5 @@
+import { fnv1aHex } from '../text/fnv1a.js';
+
 /**
  * Provider-safe tool-call ids. Anthropic requires `^[a-zA-Z0-9_-]+$` and OpenAI caps ids at 40
  * characters; ledger ids (`call:12`) fit neither. The mapping is deterministic: clean ids stay,
@@ -10,19 +12,12 @@ export function toolIdMapper(): (id: string) => string {
   return (id) => {
     const known = used.get(id);
     if (known) return known;
-    let out = /^[A-Za-z0-9_-]{1,40}$/.test(id) ? id : `${id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 31)}_${fnv1a(id)}`;
+    let out = /^[A-Za-z0-9_-]{1,40}$/.test(id)
+      ? id
+      : `${id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 31)}_${fnv1aHex(id)}`;
     for (let n = 2; taken.has(out); n++) out = `${out.slice(0, 36)}_${n}`;
     used.set(id, out);
     taken.add(out);
     return out;
   };
-}
-
-function fnv1a(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, '0');
 }

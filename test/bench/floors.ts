@@ -19,6 +19,7 @@ import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
 import { closureParams, closureShape, closureStatementSql } from '../../src/sql/closure.js';
 import { stringLiteral } from '../../src/sql/literals.js';
 import { queryPrepared } from '../../src/sql/prepared.js';
+import { beginTransactionSql, commitSql } from '../../src/sql/transaction-sql.js';
 import { timed } from './bench-util.js';
 
 /** Opens a fresh database with the ledger's tables, ingests the sections, returns ms (incl. open). */
@@ -26,12 +27,12 @@ export async function bareIngestMs(sections: ReadonlyMap<string, Uint8Array>): P
   const [engine, ms] = await timed(async () => {
     const engine = await openNodeEngine();
     for (const t of TABLES) await engine.run(CREATE_TABLES[t]);
-    await engine.run('BEGIN TRANSACTION');
+    await engine.run(beginTransactionSql());
     for (const t of TABLES) {
       const ipc = sections.get(t);
       if (ipc && ipc.length > 0) await engine.insertIPC(t, ipc);
     }
-    await engine.run('COMMIT');
+    await engine.run(commitSql());
     return engine;
   });
   await engine.close();
@@ -43,12 +44,12 @@ export async function bareStepMs(engine: Engine, step: number, bodies: readonly 
   const base = 10_000_000 + step * 100;
   const values = (rows: string[][]) => rows.map((r) => `(${r.join(', ')})`).join(', ');
   const sql = [
-    'BEGIN TRANSACTION',
+    beginTransactionSql(),
     `INSERT INTO floor_bodies VALUES ${values(bodies.map((b, i) => [String(base + i), stringLiteral(`h${base + i}`), stringLiteral(b), '100', String(b.length), String(step)]))}`,
     `INSERT INTO floor_nodes VALUES ${values(bodies.map((_, i) => [String(base + i), String(base + i), stringLiteral(`s${base + i}`), "'message'", 'NULL', "'agent'", String(base + i), 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', String(step), String(step), 'NULL']))}`,
     `INSERT INTO floor_edges VALUES ${values(Array.from({ length: 12 }, (_, i) => [String(base + i), String(base + (i % 10)), String(base), "'depends_on'", String(step), String(step), 'NULL']))}`,
     `INSERT INTO floor_transactions VALUES (${step}, ${step}, 'commit', 10, 12, 0, NULL)`,
-    'COMMIT',
+    commitSql(),
   ].join(';\n');
   return (await timed(() => engine.run(sql)))[1];
 }
@@ -59,10 +60,10 @@ export async function bareStepMs(engine: Engine, step: number, bodies: readonly 
  * tables, so its floor is above the second figure times the tables written.
  */
 export async function bareTransactionMs(engine: Engine, step: number): Promise<{ empty: number; oneRow: number }> {
-  const [, empty] = await timed(() => engine.run('BEGIN TRANSACTION; COMMIT'));
+  const [, empty] = await timed(() => engine.run(`${beginTransactionSql()}; ${commitSql()}`));
   const [, oneRow] = await timed(() =>
     engine.run(
-      `BEGIN TRANSACTION; INSERT INTO floor_transactions VALUES (${1_000_000 + step}, 0, 'commit', 0, 0, 0, NULL); COMMIT`,
+      `${beginTransactionSql()}; INSERT INTO floor_transactions VALUES (${1_000_000 + step}, 0, 'commit', 0, 0, 0, NULL); ${commitSql()}`,
     ),
   );
   return { empty, oneRow };

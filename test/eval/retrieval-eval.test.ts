@@ -146,7 +146,16 @@ describe('report and command line', () => {
     let stderr = '';
     try {
       const code = await runEvalRetrieval(
-        ['--locomo', fixture('locomo-mini.json'), '--musique', fixture('musique-mini.json'), '--out', out],
+        [
+          '--locomo',
+          fixture('locomo-mini.json'),
+          '--musique',
+          fixture('musique-mini.json'),
+          '--out',
+          out,
+          '--semantic',
+          'none',
+        ],
         { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd(), openLedger: pooled },
       );
       expect(code).toBe(0);
@@ -182,6 +191,7 @@ describe('report and command line', () => {
     expect(await runEvalRetrieval(['--hops', 'two'], a.io)).toBe(2);
     expect(await runEvalRetrieval(['--orama-tokenizer', 'spacy'], a.io)).toBe(2);
     expect(await runEvalRetrieval(['stray'], a.io)).toBe(2);
+    expect(await runEvalRetrieval(['--semantic', 'glove'], a.io)).toBe(2);
     expect(a.err.join('')).toContain('Usage: npm run eval:retrieval');
     const b = io();
     expect(await runEvalRetrieval(['--only', 'locomo', '--locomo', 'no/such/file.json'], b.io)).toBe(1);

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/engine/rows.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { EDGES_AS_OF_STATEMENT, edgesAsOfSql, NODES_AS_OF_STATEMENT, nodesAsOfSql } from '../../src/sql/as-of.js';
+import {
+  EDGES_AS_OF_STATEMENT,
+  EDGES_CURRENT_STATEMENT,
+  edgesAsOfSql,
+  NODES_AS_OF_STATEMENT,
+  NODES_CURRENT_STATEMENT,
+  nodesAsOfSql,
+} from '../../src/sql/as-of.js';
 import { queryPrepared } from '../../src/sql/prepared.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
@@ -53,5 +60,36 @@ describe('as-of statements', () => {
     const claim = (await ledger.asOf(1)).nodes.find((n) => n.id === 'c');
     expect(claim?.status).toBe('open');
     expect((await ledger.asOf(2)).nodes.find((n) => n.id === 'c')?.status).toBe('resolved');
+  });
+
+  it('at or after the last epoch take one text without an epoch, answering as the literal statements do', async () => {
+    expect(NODES_CURRENT_STATEMENT).toMatchInlineSnapshot(`
+      "SELECT n.*, b.text AS body, b.tokens AS tokens, b.hash AS body_hash
+      FROM nodes n LEFT JOIN bodies b ON b.bkey = n.bkey
+      WHERE n.valid_to IS NULL
+      ORDER BY n.vkey"
+    `);
+    expect(EDGES_CURRENT_STATEMENT).toMatchInlineSnapshot(`
+      "SELECT e.ekey, e.kind, e.tx, e.valid_from, e.valid_to, s.id AS from_id, d.id AS to_id
+      FROM edges e
+      JOIN nodes s ON s.nid = e.src AND s.valid_to IS NULL
+      JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL
+      WHERE e.valid_to IS NULL
+      ORDER BY e.ekey"
+    `);
+    const engine = engineOf(ledger);
+    for (const epoch of [ledger.lastEpoch, ledger.lastEpoch + 5]) {
+      for (let i = 0; i < 3; i++) {
+        expect(rowsOf(await queryPrepared(engine, 'test_nodes_current', NODES_CURRENT_STATEMENT, {}))).toEqual(
+          rowsOf(await engine.query(nodesAsOfSql(epoch))),
+        );
+        expect(rowsOf(await queryPrepared(engine, 'test_edges_current', EDGES_CURRENT_STATEMENT, {}))).toEqual(
+          rowsOf(await engine.query(edgesAsOfSql(epoch))),
+        );
+      }
+    }
+    // The current view reads the resolved claim; the view at epoch 1 does not.
+    expect((await ledger.asOf(ledger.lastEpoch)).nodes.find((n) => n.id === 'c')?.status).toBe('resolved');
+    expect((await ledger.asOf(1)).nodes.find((n) => n.id === 'c')?.status).toBe('open');
   });
 });

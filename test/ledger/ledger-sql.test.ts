@@ -7,6 +7,7 @@ import { archiveDependantsSql, archiveWrittenSql } from '../../src/sql/archive-s
 import { closeVersionsSql } from '../../src/sql/close-versions.js';
 import { insertVocabularySql } from '../../src/sql/insert-values.js';
 import { tableCountsSql, tableRowsSql } from '../../src/sql/snapshot-sql.js';
+import { beginTransactionSql, commitSql, rollbackSql } from '../../src/sql/transaction-sql.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
 // The ledger core's own SQL builders, each pinned by its generated text and by a run.
@@ -160,5 +161,40 @@ describe('closing versions', () => {
     ]);
     await engine.run(closeVersionsSql(6, []));
     expect(rowsOf(await engine.query(tableRowsSql('nodes')))).toEqual(after);
+  });
+});
+
+describe('the engine transaction', () => {
+  it('is pinned', () => {
+    expect([beginTransactionSql(), commitSql(), rollbackSql()]).toMatchInlineSnapshot(`
+      [
+        "BEGIN TRANSACTION",
+        "COMMIT",
+        "ROLLBACK",
+      ]
+    `);
+  });
+
+  it('keeps what COMMIT ends and drops what ROLLBACK ends', async () => {
+    const other = await pool.ledger(3);
+    const engine = engineOf(other);
+    const row = (tx: number) => ({
+      tx,
+      epoch: 1,
+      kind: 'commit',
+      nodes: 0,
+      edges: 0,
+      transitions: 0,
+      archived_tx: null,
+    });
+    const insert = (tx: number) => literalInsertSql('transactions', [row(tx)])!;
+    await engine.run([beginTransactionSql(), insert(1)].join(';\n'));
+    await engine.run(rollbackSql());
+    expect(rowsOf(await engine.query(tableRowsSql('transactions')))).toEqual([]);
+    await engine.run([beginTransactionSql(), insert(2)].join(';\n'));
+    await engine.run(commitSql());
+    expect(rowsOf(await engine.query(tableRowsSql('transactions')))).toEqual([row(2)]);
+    // A ROLLBACK with no transaction open is an engine error (the write path ignores it there).
+    await expect(engine.run(rollbackSql())).rejects.toMatchObject({ code: 'ENGINE_FAILED' });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromConversation } from '../../src/adapters/chat/conversation.js';
-import { calibratedSupport, supportFeatures } from '../../src/rerank/support.js';
+import { calibratedSupport, DEFAULT_SUPPORT_THRESHOLD, supportFeatures } from '../../src/rerank/support.js';
 import { queryNames, speakerNames, statedTerms } from '../../src/retrieval/entities.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
@@ -33,28 +33,34 @@ describe('names and subjects', () => {
     expect(speakerNames('not json')).toEqual([]);
   });
 
-  it('support features: content coverage by any record and by a record of the named subject', () => {
+  it('support features: content coverage by any record, by the named subject and about someone else', () => {
     const idf = new Map([
       ['caroline', 0.2],
       ['charity', 2],
       ['race', 2],
     ]);
     const f = supportFeatures(idf, new Set(), new Set(['caroline']), true, [
-      { matched: new Set(['charity', 'race']), bySubject: false },
+      // Melanie's own statement about her race: evidence about someone other than Caroline.
+      {
+        matched: new Set(['charity', 'race']),
+        bySubject: false,
+        stated: new Set(),
+        other: new Set(['charity', 'race']),
+      },
       { matched: new Set(['caroline', 'race']), bySubject: true },
     ]);
     expect(f.coverage).toBe(1);
     expect(f.subjectCoverage).toBe(0.5);
+    expect(f.otherCoverage).toBe(1);
     expect(f.lacking).toEqual(['charity']);
-    // Rises with subject coverage; never rises with unseen words.
+    // Rises with subject coverage, falls with what is said about someone else; never rises with unseen words.
     expect(f.unseen).toBe(0);
-    expect(calibratedSupport({ coverage: 1, subjectCoverage: 1, unseen: 0 })).toBeGreaterThan(
-      calibratedSupport({ coverage: 1, subjectCoverage: 0.5, unseen: 0 }),
-    );
-    expect(calibratedSupport({ coverage: 0.5, subjectCoverage: 0.5, unseen: 0 })).toBeGreaterThanOrEqual(
-      calibratedSupport({ coverage: 0.5, subjectCoverage: 0.5, unseen: 0.5 }),
-    );
-    expect(calibratedSupport({ coverage: 0, subjectCoverage: 0, unseen: 0 })).toBeLessThan(0.5);
+    const at = (subjectCoverage: number, otherCoverage: number, unseen = 0) =>
+      calibratedSupport({ coverage: Math.max(subjectCoverage, otherCoverage), subjectCoverage, otherCoverage, unseen });
+    expect(at(1, 0)).toBeGreaterThan(at(0.5, 0));
+    expect(at(0.5, 0)).toBeGreaterThan(at(0.5, 1));
+    expect(at(0.5, 0)).toBeGreaterThanOrEqual(at(0.5, 0, 0.5));
+    expect(at(0, 0)).toBeLessThan(DEFAULT_SUPPORT_THRESHOLD);
   });
 });
 

@@ -10,7 +10,7 @@ import { RetrievalIndex } from '../../src/retrieval/retrieval-index.js';
 import { TermPostings } from '../../src/retrieval/term-postings.js';
 import { exactSql } from '../../src/sql/retrieval-sql.js';
 import type { Embedder } from '../../src/text/hashed-embedder.js';
-import { termCounts } from '../../src/text/text-terms.js';
+import { termCounts, textTerms } from '../../src/text/text-terms.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
@@ -79,6 +79,76 @@ describe('retrieval index', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('postings hold exactly termCounts of every body, however the word table is bounded', () => {
+    // Digits-only words take wordTerms' one-part path: the same single term as the general split.
+    expect(textTerms('0042 x9 parseStatus2 1234567')).toEqual([
+      '0042',
+      'x',
+      '9',
+      'x9',
+      'pars',
+      'status',
+      '2',
+      'parsestatus2',
+      '1234567',
+    ]);
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'parseStatus2',
+        'REPLY_BASE',
+        'src/can/parser.ts',
+        'the',
+        'camping',
+        'crc8',
+        'é',
+        '日本',
+        '\n',
+        ' ',
+      ),
+      fc.string({ maxLength: 12 }),
+      fc.stringMatching(/^[A-Za-z0-9_]{60,140}$/),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 30 }).map((p) => p.join(' ')),
+          { maxLength: 12 },
+        ),
+        fc.integer({ min: 1, max: 64 }),
+        (texts, maxWords) => {
+          for (const postings of [new TermPostings(), new TermPostings(maxWords)]) {
+            for (const [i, t] of texts.entries()) expect(postings.add(i, t)).toBe(true);
+            let total = 0;
+            for (const [i, t] of texts.entries()) {
+              const { counts, length } = termCounts(t);
+              expect(postings.docLen[i]).toBe(length);
+              expect(postings.chars[i]).toBe(t.length);
+              total += counts.size;
+              for (const [term, tf] of counts) {
+                const list = postings.list(term)!;
+                const at = [...list.bkeys.subarray(0, list.length)].indexOf(i);
+                expect(list.tfs[at]).toBe(tf);
+              }
+            }
+            expect(postings.size).toBe(total);
+            expect(postings.add(texts.length + 1, 'x')).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a word of any length is indexed like termCounts has it (a megabyte of base64 is one word)', () => {
+    const postings = new TermPostings();
+    const text = `blob ${'QUJD'.repeat(300_000)}x9 end`;
+    expect(postings.add(0, text)).toBe(true);
+    const { counts, length } = termCounts(text);
+    expect(postings.docLen[0]).toBe(length);
+    for (const [term, tf] of counts) expect(postings.list(term)?.tfs[0]).toBe(tf);
+    expect(postings.size).toBe(counts.size);
   });
 
   it('a restored ledger retrieves exactly what the original did, before and after a further commit', async () => {

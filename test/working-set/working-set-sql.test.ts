@@ -9,7 +9,7 @@ import {
   inlineParams,
   workingSetSql,
 } from '../../src/sql/closure.js';
-import { executeSql, queryPrepared } from '../../src/sql/prepared.js';
+import { executeSql, prepareSql, queryPrepared } from '../../src/sql/prepared.js';
 import { engineOf, indexOf, LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
@@ -137,13 +137,19 @@ describe('working-set statement', () => {
     expect(sql).not.toContain('valid_to IS NULL AND');
   });
 
-  it('is executed by name with literal parameters', () => {
+  it('is executed by name with its parameters written in as literals', () => {
     const shape = { current: false, defaultRoots: false };
     const params = closureParams(shape, { epoch: 4, roots: [2, 1], authority: ["o'neil"], hops: 6, maxNodes: 128 });
-    expect(executeSql('ws', params)).toBe(
-      "EXECUTE ws(epoch := 4, roots := [2, 1]::INTEGER[], authority := ['o''neil']::VARCHAR[], hops := 6, max_nodes := 128)",
-    );
+    expect(params).toEqual({
+      epoch: '4',
+      roots: '[2, 1]::INTEGER[]',
+      authority: "['o''neil']::VARCHAR[]",
+      hops: '6',
+      max_nodes: '128',
+    });
     expect(inlineParams('x < $hops::INTEGER', params)).toBe('x < (6)::INTEGER');
+    expect(prepareSql('ws', 'SELECT 1')).toBe('PREPARE ws AS SELECT 1');
+    expect(executeSql('ws')).toBe('EXECUTE ws');
   });
 
   it('returns the closure, the edges into it, its closed neighbours and the cut, part by part', async () => {

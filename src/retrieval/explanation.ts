@@ -1,0 +1,59 @@
+import type { ChannelScores, FusedCandidate } from '../rerank/fuse.js';
+import type { Selection } from '../rerank/select.js';
+import { compareStrings } from '../text/compare.js';
+import type { ChannelHits } from './channel.js';
+import { CONTRADICTS, type EdgeAdjacency } from './edge-adjacency.js';
+import type { ExplanationEntry } from './result.js';
+import type { VisibleSet } from './retrieval-index.js';
+
+/**
+ * One entry per fused candidate, in fused order: its score, each channel's share and rank, each
+ * channel's reason (and whether it supports a required claim), and whether it was kept or why it
+ * was dropped.
+ */
+export function explain(
+  fused: readonly FusedCandidate[],
+  channels: Readonly<Record<keyof ChannelScores, ChannelHits>>,
+  nidOf: (id: string) => number,
+  kept: ReadonlySet<number>,
+  dropped: Selection['dropped'],
+  requiredTargets: ReadonlySet<number>,
+): ExplanationEntry[] {
+  const droppedWhy = new Map(dropped.map((d) => [d.id, d.reason]));
+  return fused.map((f) => {
+    const nid = nidOf(f.id);
+    return {
+      id: f.id,
+      score: f.score,
+      contributions: f.contributions,
+      ranks: f.ranks as Record<string, number>,
+      reasons: [
+        ...Object.values(channels).flatMap((hits) => (hits.get(nid) ? [hits.get(nid)!.reason] : [])),
+        ...(requiredTargets.has(nid) ? ['supports a required claim'] : []),
+      ],
+      kept: kept.has(nid),
+      ...(droppedWhy.has(f.id) ? { dropped: droppedWhy.get(f.id)! } : {}),
+    };
+  });
+}
+
+/** `contradicts` edges valid at the epoch between visible records, one end among the selected; by ids. */
+export function contradictionsAmong(
+  adjacency: EdgeAdjacency,
+  visible: VisibleSet,
+  epoch: number,
+  selected: ReadonlySet<number>,
+  idOf: (nid: number) => string | undefined,
+): Array<{ from: string; to: string }> {
+  const pairs = new Map<string, { from: string; to: string }>();
+  for (const n of selected) {
+    for (let i = adjacency.first(n); i !== -1; i = adjacency.next[i]!) {
+      const kd = adjacency.kindDir[i]!;
+      const o = adjacency.other[i]!;
+      if (kd >> 1 !== CONTRADICTS || adjacency.from[i]! > epoch || visible.nodes[o] !== 1) continue;
+      const [src, dst] = (kd & 1) === 1 ? [n, o] : [o, n];
+      pairs.set(`${src}>${dst}`, { from: idOf(src)!, to: idOf(dst)! });
+    }
+  }
+  return [...pairs.values()].sort((a, b) => compareStrings(a.from, b.from) || compareStrings(a.to, b.to));
+}

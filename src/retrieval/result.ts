@@ -1,0 +1,60 @@
+import type { ChannelScores } from '../rerank/fuse.js';
+import type { SupportFeatures } from '../rerank/support.js';
+import type { NodeKind, Status } from '../schema/kinds.js';
+import type { MissingEvidence } from './exact-channel.js';
+
+export interface RetrievedEvidence {
+  id: string;
+  kind: NodeKind;
+  score: number;
+  channels: ChannelScores;
+  status?: Status;
+  authority: string;
+  path?: string;
+  revision?: string;
+  range?: [number, number];
+  body?: string;
+  /** The record's scalar annotations (e.g. `speaker`, `date` from fromConversation). */
+  meta?: Record<string, string | number | boolean | null>;
+  tokens: number;
+  tx: number;
+}
+
+/** Why one candidate ranks where it does, and whether it was kept. */
+export interface ExplanationEntry {
+  id: string;
+  score: number;
+  contributions: Record<string, number>;
+  ranks: Record<string, number>;
+  reasons: string[];
+  kept: boolean;
+  dropped?: string;
+}
+
+export interface RetrievalResult {
+  status: 'supported' | 'abstain';
+  /** Ranked support (empty when abstaining: no padding with weak results). */
+  evidence: RetrievedEvidence[];
+  /** What is missing, as specific requests (path, range, revision, claim). */
+  missing: MissingEvidence[];
+  /** The best candidates found when abstaining, for hosts that show partial support. */
+  partial: RetrievedEvidence[];
+  /**
+   * Calibrated support in [0, 1]: for a text query, an estimate of the probability that the
+   * returned records support it (rerank/support.ts); 1 or 0 for hard constraints; capped below
+   * the threshold when something is missing. Compared with `threshold`.
+   */
+  support: number;
+  /**
+   * The uncalibrated measure: for a text query, the IDF-weighted share of its content words one
+   * record (by the person it names, if any) contains; otherwise equal to `support` before capping.
+   */
+  rawSupport: number;
+  /** The features `support` was computed from, for a text query (a host may refit the model on its own data). */
+  supportFeatures?: SupportFeatures;
+  threshold: number;
+  contradictions: Array<{ from: string; to: string }>;
+  /** Records matching the query that are no longer valid at the epoch (excluded, counted). */
+  superseded: number;
+  explanation: ExplanationEntry[];
+}

@@ -1,0 +1,93 @@
+import type { FusedCandidate } from '../rerank/fuse.js';
+import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT } from '../rerank/support.js';
+import { textTerms } from '../text/text-terms.js';
+import { statementTerms } from './entities.js';
+import type { MissingEvidence } from './exact-channel.js';
+import type { LexicalResult } from './lexical-channel.js';
+import type { ResolvedQuery } from './query.js';
+
+export interface SupportEstimate {
+  support: number;
+  rawSupport: number;
+  features?: SupportFeatures;
+  /** What the estimate finds missing (empty when support reaches the threshold). */
+  missing: MissingEvidence[];
+}
+
+/**
+ * Support: exact constraints and required claims count as hard requirements (named missing
+ * elsewhere); a text query's support is calibrated from how much of its content one record holds,
+ * and whether that record is by the person the question names and *states* it: what a person asks
+ * ("what got you into running?") is evidence about the one asked, not about the asker. A query
+ * with neither text nor constraints is supported by its best vector or graph score.
+ */
+export function estimateSupport(
+  q: ResolvedQuery,
+  lexical: LexicalResult,
+  dateTerms: ReadonlySet<string>,
+  usable: (nid: number) => boolean,
+  bodyOf: (nid: number) => string,
+  selected: readonly FusedCandidate[],
+  requiredClaims: number,
+): SupportEstimate {
+  const missing: MissingEvidence[] = [];
+  if (q.text !== null && lexical.idf.size > 0) {
+    // Not content: the names of the question's subjects (every turn of theirs holds them) and the
+    // words of a date some record is dated in (its date is in `meta.date`, not its words).
+    const subjectTerms = new Set([...lexical.subjects.flatMap((n) => textTerms(n)), ...dateTerms]);
+    const f = supportFeatures(
+      lexical.idf,
+      lexical.unseen,
+      subjectTerms,
+      lexical.subjects.length > 0,
+      [...lexical.matched]
+        .filter(([nid]) => usable(nid) && lexical.evidential.has(nid))
+        .map(([nid, matched]) => {
+          if (lexical.subjects.length === 0) return { matched, bySubject: false };
+          // A subject's record: all it states is about them, except what it tells the listener.
+          // Someone else's record: what it tells the listener is about the subject (conversations
+          // are taken as two-party), the rest about its speaker.
+          const { speaker, listener } = statementTerms(bodyOf(nid), matched);
+          return lexical.bySubject.has(nid)
+            ? { matched, bySubject: true, stated: new Set([...speaker, ...listener]), other: listener }
+            : { matched, bySubject: true, stated: listener, other: speaker };
+        }),
+    );
+    const support = calibratedSupport(f);
+    if (f.unseen > UNSEEN_LIMIT) {
+      missing.push({
+        reason: `most of the query appears in no valid record: ${[...lexical.unseen].filter((t) => !subjectTerms.has(t)).join(', ')}`,
+      });
+    } else if (support < q.supportThreshold) {
+      const by = lexical.subjects.length > 0 ? ` by ${lexical.subjects.join(' or ')}` : '';
+      missing.push({
+        reason: `no valid record${by} covers the query; not found together: ${f.lacking.join(', ') || '(no content words)'}`,
+      });
+    }
+    return {
+      support,
+      rawSupport: f.subjectCoverage,
+      features: {
+        coverage: f.coverage,
+        subjectCoverage: f.subjectCoverage,
+        otherCoverage: f.otherCoverage,
+        unseen: f.unseen,
+      },
+      missing,
+    };
+  }
+  if (q.artifacts.length === 0 && requiredClaims === 0) {
+    const support =
+      selected.length > 0
+        ? Math.min(1, Math.max(...selected.map((f) => Math.max(f.channels.vector, f.channels.graph))))
+        : 0;
+    if (support < q.supportThreshold) missing.push({ reason: 'nothing valid supports the query' });
+    return { support, rawSupport: support, missing };
+  }
+  return { support: 1, rawSupport: 1, missing };
+}
+
+/** Whatever is missing caps support below the threshold, so `support >= threshold` means supported. */
+export function cappedSupport(support: number, threshold: number, missing: number): number {
+  return missing > 0 ? Math.min(support, threshold > 0 ? threshold / 2 : 0) : support;
+}
