@@ -130,7 +130,7 @@ export function renderMarkdown(report: ReplayReport): string {
   );
   table(
     'Later edits',
-    `${report.events - fe.events} events edit a file the agent already changed: some gold lines (text of the *original* file) were replaced by then, and only stale earlier output still shows them — which the ledger, superseding views of replaced lines, does not. Recall [95% CI]:`,
+    `${report.events - fe.events} events edit a file the agent already changed: some gold lines (text of the *original* file) were replaced by then, and only stale earlier output still shows them. The ledger drops the file ranges such output showed once an edit replaced them (superseded evidence) but keeps the output itself in its history, ranked by the file its command names. Recall [95% CI]:`,
     (b) => b.laterEdits,
   );
   const ed = report.edit;
@@ -166,7 +166,7 @@ export function renderMarkdown(report: ReplayReport): string {
     '',
     "- **Event**: a step whose transaction has an `artifact_revision` (not one inferred from a later view) of a file the final patch (`info.submission`) changes. Gold lines: that file's old lines the patch removes or replaces; for a pure insertion, the context lines around it.",
     '- **Context**: built from the steps before the edit. The ledger is fed one step at a time and materialized at the previous epoch, so a later step cannot leak in.',
-    '- **Shown**: a gold line is shown when some line of a context text, trailing whitespace trimmed, ends with the gold text and no identifier character or `.` runs into it (numbered listings, `grep -n` and diff lines count). The same matcher serves every method and the ceiling.',
+    '- **Shown**: a gold line is shown when some line of a context text, trailing whitespace trimmed, ends with the gold text and no identifier character or `.` runs into it (numbered listings, `grep -n` and diff lines count). The same matcher serves every method and the ceiling. A ledger excerpt (an output cut to its relevant lines) shows only the lines it keeps.',
     "- **Recall**: share of an event's gold lines shown, averaged over events. **Ceiling**: the same over every earlier message (task, assistant turns, observations).",
     `- **Precision**: tokens of the gold lines shown (each line once, counted on its own text), over the context's tokens, averaged over events. **Pairs kept**: share of events whose context shows every tool call with its results and every result with its call.`,
     '- **Baselines** (same budgets, same texts as the ledger: the task, each assistant turn as thought + command, each observation): *recency* — the most recent messages that fit, whole, as a contiguous window; *recency, pairs kept* — the same over whole steps; *BM25* — observations scored against the task text (k1 1.2, b 0.75, statistics of the observations so far), best first, skipping what does not fit; *observation masking* — every assistant turn, the latest N observations in full and older ones replaced by a placeholder, N the largest that fits (the oldest steps dropped whole when even the turns do not fit). Each keeps the task first when it fits, as the ledger does.',

@@ -14,7 +14,7 @@ export interface Fusion {
   selectedRows: NodeRow[];
 }
 
-const NONE: ChannelScores = { exact: 0, lexical: 0, vector: 0, graph: 0 };
+const NONE: ChannelScores = { exact: 0, lexical: 0, vector: 0, graph: 0, temporal: 0 };
 
 /**
  * The pool of every channel's visible candidates (the explicit seeds excluded: they are what is

@@ -35,8 +35,8 @@ export interface RetrievalQuery {
   hops?: number;
   /** Candidates each channel contributes (default 64). */
   perChannel?: number;
-  /** Channels to run (default all four). */
-  channels?: ReadonlyArray<'exact' | 'lexical' | 'vector' | 'graph'>;
+  /** Channels to run (default all five). */
+  channels?: ReadonlyArray<'exact' | 'lexical' | 'vector' | 'graph' | 'temporal'>;
 }
 
 export interface ResolvedQuery {
@@ -53,7 +53,7 @@ export interface ResolvedQuery {
   supportThreshold: number;
   hops: number;
   perChannel: number;
-  channels: Set<'exact' | 'lexical' | 'vector' | 'graph'>;
+  channels: Set<'exact' | 'lexical' | 'vector' | 'graph' | 'temporal'>;
 }
 
 export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): ResolvedQuery {
@@ -130,7 +130,7 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
   };
 }
 
-const ALL_CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
+const ALL_CHANNELS = ['exact', 'lexical', 'vector', 'graph', 'temporal'] as const;
 
 function channelSet(v: unknown): ResolvedQuery['channels'] {
   if (v === undefined) return new Set(ALL_CHANNELS);

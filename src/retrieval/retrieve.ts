@@ -93,6 +93,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const estimate = estimateSupport(
     q,
     lexical,
+    found.temporal.dateTerms,
     (n) => isVisible(n) && !seeds.has(n),
     bodyOf,
     fusion.selected,

@@ -24,6 +24,7 @@ export interface SupportEstimate {
 export function estimateSupport(
   q: ResolvedQuery,
   lexical: LexicalResult,
+  dateTerms: ReadonlySet<string>,
   usable: (nid: number) => boolean,
   bodyOf: (nid: number) => string,
   selected: readonly FusedCandidate[],
@@ -31,7 +32,9 @@ export function estimateSupport(
 ): SupportEstimate {
   const missing: MissingEvidence[] = [];
   if (q.text !== null && lexical.idf.size > 0) {
-    const subjectTerms = new Set(lexical.subjects.flatMap((n) => textTerms(n)));
+    // Not content: the names of the question's subjects (every turn of theirs holds them) and the
+    // words of a date some record is dated in (its date is in `meta.date`, not its words).
+    const subjectTerms = new Set([...lexical.subjects.flatMap((n) => textTerms(n)), ...dateTerms]);
     const f = supportFeatures(
       lexical.idf,
       lexical.unseen,

@@ -1,18 +1,21 @@
 import { readingOrder } from './order.js';
 import type { Ranked } from './rank-candidates.js';
-import type { Unit, WorkingSetItem } from './types.js';
+import type { Excerpt, Unit, WorkingSetItem } from './types.js';
 
 /**
  * The packed units as items in reading order, each body once: the first item in reading order
  * carries it, later ones refer to it; an item whose body the set already shows elsewhere (a file
  * view by the evidence cut from it, a written file by the command that wrote it) refers to that.
+ * An excerpted output carries its kept lines and is never a carrier: its body is not whole.
  */
 export function buildItems(
   included: readonly Unit[],
+  excerpts: ReadonlyMap<number, Excerpt>,
   { graph, coveredBy, refCost }: Pick<Ranked, 'graph' | 'coveredBy' | 'refCost'>,
   idOf: (nid: number) => string | undefined,
 ): WorkingSetItem[] {
-  const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)));
+  // Nodes shown whole: only a whole body carries another node's lines.
+  const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)).filter((n) => !excerpts.has(n)));
   const items: WorkingSetItem[] = [];
   const carrier = new Map<string, string>();
   for (const { member: m, unit } of readingOrder(included, graph.edges)) {
@@ -26,7 +29,12 @@ export function buildItems(
       unit: unit.key,
     };
     const evidence = coveredBy.get(m.nid);
-    if (m.bodyHash !== null && evidence?.every((e) => includedNids.has(e)) && m.tokens > refCost) {
+    const cut = excerpts.get(m.nid);
+    if (cut !== undefined) {
+      item.body = cut.body;
+      item.excerpt = { lines: cut.lines.map(([a, b]) => [a, b]), of: cut.of };
+      item.tokens = cut.tokens;
+    } else if (m.bodyHash !== null && evidence?.every((e) => includedNids.has(e)) && m.tokens > refCost) {
       // A file view whose lines the working set already shows as exact evidence, or a file
       // revision whose content the command that wrote it shows.
       item.ref = idOf(Math.min(...evidence))!;

@@ -20,11 +20,16 @@ export function explain(
   for (const item of items) {
     const own = tiers.get(nidOf(item.id)!)!;
     const reason = own.tier === item.tier ? own.reason : `kept with ${item.unit} (${unitReason.get(item.unit)})`;
+    const how = item.ref
+      ? `; body shared with ${item.ref}`
+      : item.excerpt
+        ? `; excerpt: ${excerptLines(item.excerpt)} (lines relevant to the task and current action; the rest elided, whole body by id)`
+        : '';
     explanation.push({
       id: item.id,
       included: true,
       tier: item.tier,
-      reason: item.ref ? `${reason}; body shared with ${item.ref}` : reason,
+      reason: `${reason}${how}`,
       ...signalOf(placement.get(item.unit)),
     });
   }
@@ -58,6 +63,10 @@ export function explain(
   explanation.push(...out);
   return explanation;
 }
+
+/** `lines 3-9, 40-41 of 120` (or `no lines of 120`). */
+const excerptLines = (e: NonNullable<WorkingSetItem['excerpt']>): string =>
+  `${e.lines.length === 0 ? 'no lines' : `lines ${e.lines.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ')}`} of ${e.of}`;
 
 /** The signal that placed a ranked unit, and its rank in that channel. */
 const signalOf = (p: Placement | undefined): { signal?: string } =>

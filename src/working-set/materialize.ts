@@ -12,8 +12,9 @@ export type { MaterializeContext } from './rank-candidates.js';
 /**
  * The smallest evidence-closed working set that fits the budget (architecture §3), by operation:
  * rank (closure by recursive SQL from the roots, tiers, units, relevance order; cached across
- * budgets), pack (whole units tier by tier into the budget), build the items (each body once, in
- * reading order) and explain every candidate.
+ * budgets), pack (whole units tier by tier into the budget, then excerpts of ranked units left
+ * out into what remains), build the items (each body once, in reading order) and explain every
+ * candidate.
  */
 export async function materialize(ctx: MaterializeContext, request: MaterializeRequest): Promise<WorkingSet> {
   const req = resolveMaterializeRequest(request, ctx.lastEpoch);
@@ -23,14 +24,15 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     });
   }
   const ranked = await rankedCandidates(ctx, req);
-  const { included, excluded } = packUnits(
+  const { included, excluded, excerpts } = packUnits(
     ranked.units,
     req.budget,
     ranked.refCost,
     ranked.coveredBy,
     ranked.placement,
+    req.excerpts ? ranked.excerpts : undefined,
   );
-  const items = buildItems(included, ranked, ctx.idOf);
+  const items = buildItems(included, excerpts, ranked, ctx.idOf);
   return new WorkingSet({
     epoch: req.epoch,
     items,

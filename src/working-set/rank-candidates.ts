@@ -1,4 +1,5 @@
 import type { Engine } from '../engine/engine.js';
+import { Excerpter } from './excerpt.js';
 import { type CandidateGraph, loadCandidates } from './load-candidates.js';
 import { refText } from './ref-text.js';
 import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
@@ -31,6 +32,8 @@ export interface Ranked {
   coveredBy: Map<number, number[]>;
   placement: Map<string, Placement>;
   refCost: number;
+  /** Cuts excerpts against this ranking's query (its per-body work shared across budgets). */
+  excerpts: Excerpter;
 }
 
 /**
@@ -68,8 +71,10 @@ async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Rank
   const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
   const coveredBy = carriedBodies(graph, refCost);
-  const placement = rankUnits(units, relevanceQuery(shown, tiers));
-  return { graph, tiers, units, unanswered, coveredBy, placement, refCost };
+  const query = relevanceQuery(shown, tiers);
+  const placement = rankUnits(units, query);
+  const excerpts = new Excerpter(`${query.text}\n${query.focus ?? ''}`, ctx.countTokens);
+  return { graph, tiers, units, unanswered, coveredBy, placement, refCost, excerpts };
 }
 
 /** Bodies other nodes carry once those are packed: nid → the nids that carry it. */

@@ -1,5 +1,5 @@
 import type { NodeKind } from '../schema/kinds.js';
-import { refText } from './ref-text.js';
+import { excerptText, refText } from './ref-text.js';
 import { toolIdMapper } from './tool-ids.js';
 import type { WorkingSetItem } from './types.js';
 
@@ -35,13 +35,19 @@ const ACTION_LOG_KINDS: ReadonlySet<string> = new Set<NodeKind>(['action', 'tool
  * Turns the items (already in reading order, every call with its results) into turns: one
  * context message with the task, steering, claims and evidence, then the action log, each
  * action's tool calls answered by their results right after them. A body shown once elsewhere
- * is rendered as a reference.
+ * is rendered as a reference; an excerpt as its kept lines with a marker line for each elided
+ * run (which lines, and the id whose stored body holds them).
  */
 function toTurns(items: readonly WorkingSetItem[]): Turn[] {
   const turns: Turn[] = [];
   const context: string[] = [];
   const byId = new Map(items.map((i) => [i.id, i]));
-  const bodyOf = (i: WorkingSetItem) => (i.ref !== undefined ? refText(i.ref) : (i.body ?? ''));
+  const bodyOf = (i: WorkingSetItem) =>
+    i.ref !== undefined
+      ? refText(i.ref)
+      : i.excerpt !== undefined
+        ? excerptText(i.id, i.body ?? '', i.excerpt.lines, i.excerpt.of)
+        : (i.body ?? '');
   const resultsOf = new Map<string, WorkingSetItem[]>();
   let lastCall: string | null = null;
   for (const i of items) {

@@ -12,6 +12,7 @@ export interface ResolvedRequest {
   authority: string[] | null;
   hops: number;
   maxNodes: number;
+  excerpts: boolean;
 }
 
 /** Checks a materialize request and fills its defaults once; INVALID_REQUEST names the field. */
@@ -32,5 +33,13 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
     authority: scopeSetField(request.authority, 'authority'),
     hops: integerField(request.hops, 'hops', DEFAULT_HOPS),
     maxNodes: integerField(request.maxNodes, 'maxNodes', DEFAULT_MAX_NODES, 1),
+    excerpts: flagField(request.excerpts, 'excerpts', true),
   };
+}
+
+/** A boolean; `fallback` when absent. */
+function flagField(v: unknown, field: string, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw invalidRequest(field, 'a boolean');
+  return v;
 }

@@ -15,6 +15,10 @@ export interface MaterializeRequest {
    * the newest 128 are walked on and the rest explained as `beyond the bound`). */
   hops?: number;
   maxNodes?: number;
+  /** The budget whole units leave may go to excerpts of the ranked tool outputs and file ranges
+   * that did not fit whole (their lines relevant to the task and the current action; the rest
+   * elided, by marker lines naming the node). Default true; false packs whole bodies only. */
+  excerpts?: boolean;
 }
 
 /** Tiers, highest priority first. */
@@ -69,16 +73,41 @@ export interface Unit {
   tx: number;
 }
 
+/** Some lines of a stored body: 1-based inclusive line ranges, ascending and disjoint. */
+export interface Excerpt {
+  /** The kept lines, joined by newlines: line for line the stored body's lines at `lines`. */
+  body: string;
+  lines: Array<[number, number]>;
+  /** Line count of the stored body. */
+  of: number;
+  /** Tokens of the rendered excerpt (kept lines and elision markers). */
+  tokens: number;
+}
+
+/** Cuts tool outputs to excerpts (see Excerpter). */
+export interface Excerpts {
+  /** The output's relevant lines within `maxTokens` rendered, or null when none fits. */
+  cut(member: Candidate, maxTokens: number): Excerpt | null;
+  /** The output with every line elided: only the marker naming it. */
+  elided(member: Candidate): Excerpt;
+}
+
 export interface WorkingSetItem {
   id: string;
   kind: NodeKind;
   tier: number;
   tokens: number;
   tx: number;
-  /** Present when this item carries the body… */
+  /** Present when this item carries the body (or, with `excerpt`, some of its lines)… */
   body?: string;
   /** …otherwise the id of the item that carries the same body. */
   ref?: string;
+  /** Present when `body` holds only some lines of the stored body (a tool output that did not fit
+   * whole, cut to its lines relevant to the task and the current action): the 1-based inclusive
+   * line ranges it holds, ascending, and the stored body's line count. `body` is those lines
+   * joined by newlines; the rest are elided (rendered as markers naming this item's id, whose
+   * stored body holds them). */
+  excerpt?: { lines: Array<[number, number]>; of: number };
   status?: Status;
   authority: string;
   path?: string;

@@ -49,11 +49,20 @@ describe('working-set properties over random sessions', () => {
             const explained = new Set(ws.explanation.filter((e) => e.included).map((e) => e.id));
             expect(explained).toEqual(new Set(ws.items.map((i) => i.id)));
             // Bodies once: a body hash is carried by one item; others reference it.
-            const carriers = ws.items.filter((i) => i.body !== undefined && i.body.length > 40).map((i) => i.body);
+            const whole = ws.items.filter((i) => i.body !== undefined && i.excerpt === undefined);
+            const carriers = whole.filter((i) => i.body!.length > 40).map((i) => i.body);
             expect(new Set(carriers).size).toBe(carriers.length);
-            // No recaps: every carried body is the committed body of that node.
+            // No recaps: every carried body is the committed body of that node…
             const bodies = new Map(view.nodes.map((n) => [n.id, n.body]));
-            for (const i of ws.items) if (i.body !== undefined) expect(i.body).toBe(bodies.get(i.id));
+            for (const i of whole) expect(i.body).toBe(bodies.get(i.id));
+            // …and every excerpt line the committed line at that position.
+            for (const i of ws.items) {
+              if (i.excerpt === undefined) continue;
+              const stored = bodies.get(i.id)!.split('\n');
+              expect(i.excerpt.of).toBe(stored.length);
+              const kept = i.excerpt.lines.flatMap(([a, b]) => stored.slice(a - 1, b));
+              expect(i.body!.split('\n')).toEqual(kept);
+            }
             const again = await ledger.materialize({ budget: { tokens } });
             expect(JSON.stringify(again)).toBe(JSON.stringify(ws));
           }

@@ -1,0 +1,94 @@
+import { bm25 } from '../rerank/bm25.js';
+import type { NodeRow } from '../schema/rows.js';
+import { textTerms } from '../text/text-terms.js';
+import { addHit, type ChannelHits } from './channel.js';
+import type { ResolvedQuery } from './query.js';
+import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
+import { type DayRange, dayNumber, inRanges, timeExpressions } from './time-expressions.js';
+
+export interface TemporalResult {
+  hits: ChannelHits;
+  /**
+   * Terms of the question's calendar expressions that some visible record is dated in: evidenced
+   * by the records' dates, not their words, so the support estimate does not count them missing.
+   */
+  dateTerms: Set<string>;
+}
+
+/** A record's date (`meta.date`, ISO `YYYY-MM-DD…`, as `fromConversation` writes it) as a day number; cached per row. */
+const DAYS = new WeakMap<NodeRow, number | null>();
+
+export function recordDay(row: NodeRow): number | null {
+  const known = DAYS.get(row);
+  if (known !== undefined) return known;
+  let day: number | null = null;
+  if (row.meta !== null && row.meta.includes('"date"')) {
+    try {
+      const date = (JSON.parse(row.meta) as Record<string, unknown>).date;
+      const m = typeof date === 'string' ? /^(\d{4})-(\d{2})-(\d{2})/.exec(date) : null;
+      if (m) day = dayNumber(Number(m[1]), Number(m[2]), Number(m[3]));
+    } catch {
+      day = null;
+    }
+  }
+  DAYS.set(row, day);
+  return day;
+}
+
+/**
+ * The temporal channel: when the question names a date, a month or a year
+ * (time-expressions.ts), BM25 over the visible bodies of records dated then (`meta.date`), so
+ * "what did Maria donate in December 2023" ranks that month's turns about donating above the
+ * same words on other dates. Nothing when the question names no date or no record is dated in
+ * range. No engine call.
+ */
+export function temporalChannel(
+  index: RetrievalIndex,
+  visible: VisibleSet,
+  nodeOf: (nid: number) => NodeRow | undefined,
+  q: ResolvedQuery,
+): TemporalResult {
+  const hits: ChannelHits = new Map();
+  const none = { hits, dateTerms: new Set<string>() };
+  const ranges: DayRange[] = q.text === null ? [] : timeExpressions(q.text);
+  if (ranges.length === 0) return none;
+  // All the question's terms, names and date words included: dropping them measured slightly
+  // worse (a speaker's name still tells their turns from the other speaker's on that date).
+  const terms = [...new Set(textTerms(q.text ?? ''))].sort();
+  if (terms.length === 0) return none;
+  const inRange = new Int32Array(visible.bodies.length);
+  const dated = new Set<number>();
+  const used = new Set<DayRange>();
+  let docs = 0;
+  let length = 0;
+  for (let n = 0; n < visible.nodes.length; n++) {
+    if (visible.nodes[n] !== 1) continue;
+    const row = nodeOf(n);
+    if (row === undefined || row.bkey === null) continue;
+    const day = recordDay(row);
+    if (day === null) continue;
+    const hit = ranges.filter((r) => inRanges(day, [r]));
+    if (hit.length === 0) continue;
+    for (const r of hit) used.add(r);
+    dated.add(n);
+    if (row.bkey < inRange.length && inRange[row.bkey] === 0) {
+      docs++;
+      length += index.postings.docLen[row.bkey] ?? 0;
+    }
+    if (row.bkey < inRange.length) inRange[row.bkey]! += 1;
+  }
+  if (docs === 0) return none;
+  const { ranked } = bm25({
+    terms,
+    postings: index.postings,
+    visibleBodies: inRange,
+    docs,
+    avgdl: length / docs,
+    limit: q.perChannel,
+  });
+  for (const b of ranked)
+    for (const nid of index.recordsOf(b.bkey, visible))
+      if (dated.has(nid))
+        addHit(hits, nid, b.score, `dated as the question asks; bm25 ${b.score.toFixed(3)}: ${b.matched.join(', ')}`);
+  return { hits, dateTerms: new Set([...used].flatMap((r) => textTerms(r.text))) };
+}

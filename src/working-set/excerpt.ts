@@ -1,0 +1,129 @@
+import { textTerms } from '../text/text-terms.js';
+import { excerptText } from './ref-text.js';
+import type { Candidate, Excerpt, Excerpts } from './types.js';
+
+/** Lines kept on each side of a relevant line: a line alone rarely reads without its neighbours
+ * (the statement it continues, the block it opens). */
+export const EXCERPT_CONTEXT = 2;
+
+/** A body split into lines, each line's relevance to the query and (lazily) its tokens. */
+interface ScoredBody {
+  lines: string[];
+  /** Relevant lines (score > 0), best first, then by position. */
+  hits: number[];
+  tokens: Array<number | undefined>;
+}
+
+/**
+ * Cuts excerpts of long tool outputs for one ranking: the lines relevant to what the agent must
+ * do and is doing (the relevance query's text: task, steering, claims, the current action), each
+ * with `EXCERPT_CONTEXT` lines around it, best lines first until the token limit; the rest
+ * elided, by marker lines naming the node whose stored body holds them. A line's relevance is the
+ * summed inverse line frequency (within that body) of the query terms it holds, so a name the
+ * task uses scores high and a term on every line does not. Deterministic; per-body work is cached
+ * for the ranking's lifetime.
+ */
+export class Excerpter implements Excerpts {
+  private readonly query: ReadonlySet<string>;
+  private readonly scored = new Map<string, ScoredBody>();
+
+  constructor(
+    queryText: string,
+    private readonly countTokens: (text: string) => number,
+  ) {
+    this.query = new Set(textTerms(queryText));
+  }
+
+  /**
+   * The best excerpt of the candidate's body within `maxTokens` (rendered), or null when the body
+   * has no relevant line or not even one fits. A body with a relevant line and no room for it
+   * gives null, so a caller can fall back to leaving the whole unit out.
+   */
+  cut(c: Candidate, maxTokens: number): Excerpt | null {
+    if (c.body === null || c.bodyHash === null || maxTokens <= 0) return null;
+    const s = this.score(c.bodyHash, c.body);
+    const of = s.lines.length;
+    if (s.hits.length === 0) return null;
+    const lineTokens = (i: number) => {
+      let t = s.tokens[i];
+      if (t === undefined) {
+        t = this.countTokens(s.lines[i]!) + 1;
+        s.tokens[i] = t;
+      }
+      return t;
+    };
+    // An estimate while choosing (line tokens plus a marker per gap), then the exact count of the
+    // rendered text; a choice the exact count refuses drops its last span.
+    const marker = this.countTokens(excerptText(c.id, '', [], of));
+    const keep = new Uint8Array(of);
+    const added: number[][] = [];
+    let estimate = marker;
+    for (const hit of s.hits) {
+      if (keep[hit]) continue;
+      const span: number[] = [];
+      for (let i = Math.max(0, hit - EXCERPT_CONTEXT); i <= Math.min(of - 1, hit + EXCERPT_CONTEXT); i++)
+        if (!keep[i]) span.push(i);
+      let cost = marker;
+      for (const i of span) cost += lineTokens(i);
+      if (estimate + cost > maxTokens) continue;
+      for (const i of span) keep[i] = 1;
+      added.push(span);
+      estimate += cost;
+    }
+    while (added.length > 0) {
+      const out = this.render(c.id, s.lines, keep);
+      if (out.tokens <= maxTokens) return out;
+      for (const i of added.pop()!) keep[i] = 0;
+    }
+    return null;
+  }
+
+  /** The body with every line elided: one marker naming the node. */
+  elided(c: Candidate): Excerpt {
+    const of = c.body === null ? 0 : this.score(c.bodyHash ?? '', c.body).lines.length;
+    return { body: '', lines: [], of, tokens: this.countTokens(excerptText(c.id, '', [], of)) };
+  }
+
+  private render(id: string, lines: readonly string[], keep: Uint8Array): Excerpt {
+    const ranges: Array<[number, number]> = [];
+    const kept: string[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      if (!keep[i]) continue;
+      kept.push(lines[i]!);
+      const last = ranges[ranges.length - 1];
+      if (last && last[1] === i) last[1] = i + 1;
+      else ranges.push([i + 1, i + 1]);
+    }
+    const body = kept.join('\n');
+    return {
+      body,
+      lines: ranges,
+      of: lines.length,
+      tokens: this.countTokens(excerptText(id, body, ranges, lines.length)),
+    };
+  }
+
+  private score(hash: string, body: string): ScoredBody {
+    let s = this.scored.get(hash);
+    if (s) return s;
+    const lines = body.split('\n');
+    const termsOf = lines.map((l) => new Set(textTerms(l).filter((t) => this.query.has(t))));
+    const df = new Map<string, number>();
+    for (const terms of termsOf) for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
+    const n = lines.length;
+    const weight = (t: string) => Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
+    const score = termsOf.map((terms) => {
+      let x = 0;
+      for (const t of terms) x += weight(t);
+      return x;
+    });
+    const hits = score
+      .map((x, i) => ({ x, i }))
+      .filter((h) => h.x > 0)
+      .sort((a, b) => b.x - a.x || a.i - b.i)
+      .map((h) => h.i);
+    s = { lines, hits, tokens: new Array(n) };
+    this.scored.set(hash, s);
+    return s;
+  }
+}

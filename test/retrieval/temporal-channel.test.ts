@@ -1,0 +1,65 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { fromConversation } from '../../src/adapters/chat/conversation.js';
+import { dayNumber, inRanges, timeExpressions } from '../../src/retrieval/time-expressions.js';
+import { LedgerPool } from '../helpers/ledgers.js';
+
+const pool = new LedgerPool();
+afterAll(() => pool.close());
+
+describe('calendar expressions of a question', () => {
+  it('reads days, months and years, with and without a year', () => {
+    const day = (s: string, y: number, m: number, d: number) => inRanges(dayNumber(y, m, d), timeExpressions(s));
+    expect(day('What did Gina find on 1 February, 2023?', 2023, 2, 3)).toBe(true);
+    expect(day('Who did Maria have dinner with on May 3, 2023?', 2023, 5, 4)).toBe(true);
+    expect(day('Who did Maria have dinner with on May 3, 2023?', 2023, 6, 4)).toBe(false);
+    expect(day('What did Maria donate in December 2023?', 2023, 12, 22)).toBe(true);
+    expect(day('What did Maria donate in December 2023?', 2022, 12, 22)).toBe(false);
+    expect(day('When did Melanie go camping in June?', 2021, 6, 27)).toBe(true);
+    expect(day('When did Melanie go camping in June?', 2021, 8, 27)).toBe(false);
+    expect(day('What happened on 3 January?', 2022, 12, 30)).toBe(true);
+    expect(day('What did Tim organize in 2024?', 2024, 7, 1)).toBe(true);
+    expect(day('What did Tim organize in 2024?', 2023, 7, 1)).toBe(false);
+    // "may" is a verb unless it follows "in" or a day.
+    expect(timeExpressions('What may Caroline paint next?')).toEqual([]);
+    expect(timeExpressions('When did Caroline last paint?')).toEqual([]);
+  });
+});
+
+describe('the temporal channel (default call)', () => {
+  it('ranks the turns dated as the question asks above the same words on other dates', async () => {
+    const l = await pool.ledger();
+    const chat = [
+      {
+        date: '2 March 2023',
+        turns: [
+          { speaker: 'Caroline', text: 'I went hiking by the lake with my friends.' },
+          { speaker: 'Melanie', text: 'Lovely! I painted a sunset this weekend.' },
+        ],
+      },
+      {
+        date: '20 June 2023',
+        turns: [
+          { speaker: 'Caroline', text: 'Went hiking in the mountains, what a view.' },
+          { speaker: 'Melanie', text: 'My kids started swimming lessons.' },
+        ],
+      },
+      {
+        date: '9 September 2023',
+        turns: [
+          { speaker: 'Caroline', text: 'Hiking again this weekend, by the lake.' },
+          { speaker: 'Melanie', text: 'We baked cookies for the school fair.' },
+        ],
+      },
+    ];
+    for (const tx of fromConversation(chat).transactions) await l.commit(tx);
+    const june = await l.retrieve({ authority: ['user'], text: 'Where did Caroline hike in June 2023?' });
+    // The date's words are in no body: evidenced by the records' dates, they are not missing content.
+    expect(june.status).toBe('supported');
+    expect(june.supportFeatures!.unseen).toBe(0);
+    expect(june.evidence[0]!.id).toBe('2:1');
+    expect(june.evidence[0]!.channels.temporal).toBeGreaterThan(0);
+    expect(june.evidence.filter((e) => e.channels.temporal > 0).map((e) => e.id)).toEqual(['2:1']);
+    const undated = await l.retrieve({ authority: ['user'], text: 'Where did Caroline hike?' });
+    expect(undated.evidence.every((e) => e.channels.temporal === 0)).toBe(true);
+  });
+});
