@@ -10,7 +10,7 @@
  * 10% of answerable questions fall, with the category-5 abstention it gives.
  */
 import { readFileSync } from 'node:fs';
-import { UNSEEN_LIMIT } from '../src/rerank/support.js';
+import { DEFAULT_SUPPORT_THRESHOLD, UNSEEN_LIMIT } from '../src/rerank/support.js';
 
 interface Row {
   conv: string;
@@ -86,16 +86,17 @@ if (process.argv[2] !== undefined) {
     .map(score)
     .sort((a, b) => a - b);
   const ts = fitAnswerable[Math.floor(0.1 * fitAnswerable.length)]!;
-  for (const [name, part] of [
-    ['fit split', fitRows],
-    ['held-out split', rows.filter((r) => !fitConvs.has(r.conv))],
-  ] as const) {
-    const ans = part.filter((r) => r.category !== 5);
-    const adv = part.filter((r) => r.category === 5);
-    console.log(
-      `${name} (${[...new Set(part.map((r) => r.conv))].join(', ')}): threshold ${ts.toFixed(3)} → false abstention ${(100 * (ans.filter((r) => score(r) < ts).length / ans.length)).toFixed(1)}%, category 5 abstention ${(100 * (adv.filter((r) => score(r) < ts).length / adv.length)).toFixed(1)}%`,
-    );
-  }
+  for (const threshold of [ts, DEFAULT_SUPPORT_THRESHOLD])
+    for (const [name, part] of [
+      ['fit split', fitRows],
+      ['held-out split', rows.filter((r) => !fitConvs.has(r.conv))],
+    ] as const) {
+      const ans = part.filter((r) => r.category !== 5);
+      const adv = part.filter((r) => r.category === 5);
+      console.log(
+        `${name} (${[...new Set(part.map((r) => r.conv))].join(', ')}): threshold ${threshold.toFixed(3)} → false abstention ${(100 * (ans.filter((r) => score(r) < threshold).length / ans.length)).toFixed(1)}%, category 5 abstention ${(100 * (adv.filter((r) => score(r) < threshold).length / adv.length)).toFixed(1)}%`,
+      );
+    }
   const w = fitLogistic(rows);
   console.log(
     `weights (intercept, ${FEATURES.slice(0, MODEL_COLUMNS - 1).join(', ')}): ${w.map((x) => x.toFixed(2)).join(', ')}`,
@@ -103,8 +104,8 @@ if (process.argv[2] !== undefined) {
   const answerable = rows.filter((r) => r.category !== 5).map((r) => held.get(r)!);
   const adversarial = rows.filter((r) => r.category === 5).map((r) => held.get(r)!);
   const sorted = [...answerable].sort((a, b) => a - b);
-  for (const target of [0.05, 0.1, 0.15, 0.2]) {
-    const t = sorted[Math.floor(target * sorted.length)]!;
+  const thresholds = [0.05, 0.1, 0.15, 0.2].map((target) => sorted[Math.floor(target * sorted.length)]!);
+  for (const t of [...thresholds, DEFAULT_SUPPORT_THRESHOLD]) {
     const abst = adversarial.filter((p) => p < t).length / adversarial.length;
     console.log(
       `held-out: threshold ${t.toFixed(3)} → false abstention ${(100 * (answerable.filter((p) => p < t).length / answerable.length)).toFixed(1)}%, category 5 abstention ${(100 * abst).toFixed(1)}%`,
