@@ -42,11 +42,6 @@ export function closureShape(q: Pick<ClosureQuery, 'epoch' | 'roots'>, lastEpoch
   return { current: q.epoch >= lastEpoch, defaultRoots: q.roots === 'default' };
 }
 
-/** `visible`: node versions valid at the epoch within the authority scopes. */
-export function visibleNodesSql(epoch: number, authority: readonly string[] | null): string {
-  return `SELECT n.* FROM nodes n WHERE ${visibleNode('n', epoch, authority)}`;
-}
-
 /** The predicate of a visible node version under alias `a` (literal epoch and scopes). */
 export function visibleNode(a: string, epoch: number, authority: readonly string[] | null): string {
   return `${validAt(a, epoch)}${authority === null ? '' : ` AND ${a}.authority IN ${stringList(authority)}`}`;

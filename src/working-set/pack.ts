@@ -18,9 +18,10 @@ export interface PackResult {
 /**
  * Packs whole units into the budget, tier by tier (within a tier the most recent first, then by
  * key; the ranked tiers in their fused relevance order), skipping a unit that does not fit and
- * trying the next. Then, with `excerpts`, what is left goes to the ranked units left out, in
- * their order: a unit fits when its tool outputs and file ranges are cut to excerpts (their lines
- * relevant to the task and the current action, the rest elided) and some kept line is relevant.
+ * trying the next. With `excerpts`, what the whole units leave goes to the ranked units left out,
+ * in their order, before the recency fill (ranked units no relevance signal placed): a unit fits
+ * when its tool outputs and file ranges are cut to excerpts (their lines relevant to the task and
+ * the current action, the rest elided) and some kept line is relevant.
  * Calls, actions and every other member stay whole, so a call is never shown without its
  * (possibly excerpted) result. A body already packed costs only its reference (`refTokens`), so
  * each body is paid for once; so does a tool result whose lines are all carried by evidence
@@ -35,8 +36,9 @@ export function packUnits(
    * it, a written file by the command that wrote it): nid → the nids that carry it. */
   coveredBy: ReadonlyMap<number, readonly number[]> = new Map(),
   /** Fused relevance position of the units below the guaranteed tiers (unit key → rank); units
-   * it ranks are packed after every unit it does not, in its order. */
-  ranked: ReadonlyMap<string, { rank: number }> = new Map(),
+   * it ranks are packed after every unit it does not, in its order; `signal: 'recency'` marks the
+   * recency fill. */
+  ranked: ReadonlyMap<string, { rank: number; signal?: string }> = new Map(),
   /** When given, the budget left after the whole units goes to excerpts of ranked units. */
   excerpts?: Excerpts,
 ): PackResult {
@@ -96,13 +98,24 @@ export function packUnits(
     for (const m of unit.members) if (!cut?.has(m.nid)) packed.add(m.nid);
     return true;
   };
+  // Whole units first, in order, the recency fill (ranked units no relevance signal placed: they
+  // come last in the order) aside; then excerpts of the relevance-placed units left out; then the
+  // recency fill, whole and then as excerpts. Without excerpts this is the plain order. Cutting
+  // units as soon as they did not fit whole (or only those larger than all the room the guaranteed
+  // tiers left) took the place of whole units ranked after them and measured lower recall on the
+  // replay evaluation at 1,000 and 2,000 tokens; an excerpt of a relevant output before the
+  // recency fill measured higher at 1,000 and the same above.
+  const isFill = (u: Unit) => ranked.get(u.key)?.signal === 'recency';
+  const cutLeft = (units: readonly Unit[], rest: Unit[]) => {
+    for (const unit of units)
+      (excerpts && position(unit) !== undefined && place(unit, true) ? included : rest).push(unit);
+  };
   const left: Unit[] = [];
-  for (const unit of ordered) (place(unit, false) ? included : left).push(unit);
-  // Then what is left of the budget goes to excerpts of the ranked units left out, in their order.
-  // Only then: cutting a unit in the first pass (each that did not fit, or each too large for all
-  // the room the guaranteed tiers left) took the place of units ranked after it that fit whole,
-  // and measured lower recall on the replay evaluation at 1,000 and 2,000 tokens.
-  for (const unit of left) (position(unit) !== undefined && place(unit, true) ? included : excluded).push(unit);
+  for (const unit of ordered) if (!isFill(unit)) (place(unit, false) ? included : left).push(unit);
+  cutLeft(left, excluded);
+  const fillLeft: Unit[] = [];
+  for (const unit of ordered) if (isFill(unit)) (place(unit, false) ? included : fillLeft).push(unit);
+  cutLeft(fillLeft, excluded);
   return { included, excluded, excerpts: cuts };
 }
 
