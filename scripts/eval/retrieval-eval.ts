@@ -15,6 +15,7 @@
  *   call (no scoping, no extra records: nothing a user would not get).
  */
 
+import { DEFAULT_MAX_ENTITY_DF } from '../../src/adapters/index.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import type { SupportFeatures } from '../../src/rerank/support.js';
 import { DEFAULT_SUPPORT_THRESHOLD } from '../../src/rerank/support.js';
@@ -22,7 +23,7 @@ import type { RetrievalQuery } from '../../src/retrieval/query.js';
 import type { Embedder } from '../../src/text/hashed-embedder.js';
 import { hashedTrigramEmbedder } from '../../src/text/hashed-embedder.js';
 import { CATEGORY_NAMES, type LocomoCategory, type LocomoData, locomoDocuments, locomoTransactions } from './locomo.js';
-import { type MusiqueData, musiqueTransactions, passageBody, passageLinks } from './musique.js';
+import { type MusiqueData, musiqueDocuments, passageBody } from './musique.js';
 import { createOramaBaseline, type OramaBaseline, type OramaTokenizer } from './orama-baseline.js';
 import { plainBm25 } from './plain-bm25.js';
 
@@ -61,8 +62,6 @@ export interface MusiqueOptions {
   oramaTokenizer?: OramaTokenizer;
   /** Graph hops of the "with expansion" run (default 2). */
   hops?: number;
-  /** Document-frequency cap of a shared named entity that links passages (default 8). */
-  maxEntityDf?: number;
   /** A semantic embedder (as for LoCoMo): adds `ledgerSemantic` (hops 0) and `ledgerSemanticGraph`. */
   semantic?: Embedder;
   onProgress?: (p: Progress) => void;
@@ -415,21 +414,16 @@ export async function evaluateMusique(
   const k = options.k ?? 5;
   const ks = [2, 5].filter((x) => x <= k);
   const hops = options.hops ?? 2;
-  const maxEntityDf = options.maxEntityDf ?? 8;
   const oramaTokenizer = options.oramaTokenizer ?? 'ledger';
   const embedder = hashedTrigramEmbedder();
   const semantic = options.semantic ?? null;
   const total = data.questions.length;
   options.onProgress?.({ corpus: 'musique', done: 0, total, step: 'index' });
-  const links = passageLinks(data.passages, maxEntityDf);
-  const linkCounts: Record<string, number> = {};
-  for (const l of links) {
-    const why = l.why.split(':')[0]!;
-    linkCounts[why] = (linkCounts[why] ?? 0) + 1;
-  }
+  const corpus = musiqueDocuments(data.passages);
+  const linkCounts = corpus.linkCounts;
   const ledgerBuild = await timed(async () => {
     const ledger = await openLedger(embedder);
-    for (const tx of musiqueTransactions(data.passages, links)) await ledger.commit(tx);
+    for (const tx of corpus.transactions) await ledger.commit(tx);
     await ledger.retrieve({ text: 'warm up the index' });
     return ledger;
   });
@@ -439,7 +433,7 @@ export async function evaluateMusique(
       ? null
       : await timed(async () => {
           const l = await openLedger(semantic);
-          for (const tx of musiqueTransactions(data.passages, links)) await l.commit(tx);
+          for (const tx of corpus.transactions) await l.commit(tx);
           await l.retrieve({ text: 'warm up the index' });
           return l;
         });
@@ -513,7 +507,14 @@ export async function evaluateMusique(
     oramaHybrid: oramaBuild.ms,
   };
   return {
-    config: { k, hops, maxEntityDf, embedder: embedder.name, semantic: semantic?.name ?? null, oramaTokenizer },
+    config: {
+      k,
+      hops,
+      maxEntityDf: DEFAULT_MAX_ENTITY_DF,
+      embedder: embedder.name,
+      semantic: semantic?.name ?? null,
+      oramaTokenizer,
+    },
     data: { passages: data.passages.length, questions: total, unmatched: data.unmatched, links: linkCounts },
     recall,
     byHops,

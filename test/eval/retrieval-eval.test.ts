@@ -128,14 +128,14 @@ describe('LoCoMo evaluation', () => {
 describe('MuSiQue evaluation', () => {
   it('reports recall@2 and @5 with and without graph expansion, by hop count', async () => {
     const data = parseMusique(await json('musique-mini.json'), await json('musique-mini_corpus.json'));
-    const r = await evaluateMusique(data, pooled, { maxEntityDf: 3 });
+    const r = await evaluateMusique(data, pooled);
     expect(Object.keys(r.recall).sort()).toEqual(['ledger', 'ledgerGraph', 'oramaBm25', 'oramaHybrid']);
     expect(r.recall.ledger!.questions).toBe(2);
     expect(Object.keys(r.byHops.ledger!)).toEqual(['2-hop']);
     for (const row of Object.values(r.recall))
       for (const v of Object.values(row.at)) expect(v).toBeGreaterThanOrEqual(0);
     expect(r.data.links).toEqual({ 'same-title': 1, title: 5 });
-    expect(r.config).toMatchObject({ k: 5, hops: 2, maxEntityDf: 3 });
+    expect(r.config).toMatchObject({ k: 5, hops: 2, maxEntityDf: 8 });
   });
 });
 

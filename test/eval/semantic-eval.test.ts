@@ -61,7 +61,7 @@ describe('the evaluation with a semantic embedder', () => {
   it('MuSiQue adds the semantic ledger with and without graph expansion', async () => {
     const data = parseMusique(await json('musique-mini.json'), await json('musique-mini_corpus.json'));
     const { embedder } = recording();
-    const r = await evaluateMusique(data, twoSlots, { maxEntityDf: 3, semantic: embedder });
+    const r = await evaluateMusique(data, twoSlots, { semantic: embedder });
     expect(Object.keys(r.recall).sort()).toEqual([
       'ledger',
       'ledgerGraph',
