@@ -1,8 +1,7 @@
 import { Field, FixedSizeList, Float32, makeData, makeTable, makeVector, type Table, tableToIPC } from 'apache-arrow';
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
-import { intLiteral } from '../sql/literals.js';
-import { bodiesFromSql } from '../sql/retrieval-sql.js';
+import { bodiesFromSql, bodyVectorsTableSql } from '../sql/retrieval-sql.js';
 import type { Embedder } from '../text/hashed-embedder.js';
 
 /**
@@ -25,9 +24,7 @@ export class BodyVectors {
 
   /** Creates the table afresh: it is derived, so rebuilding from key 0 is always right. */
   static async create(engine: Engine, embedder: Embedder, bodiesEnd: () => number): Promise<BodyVectors> {
-    await engine.run(
-      `CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[${intLiteral(embedder.dimensions)}] NOT NULL)`,
-    );
+    await engine.run(bodyVectorsTableSql(embedder.dimensions));
     return new BodyVectors(engine, embedder, bodiesEnd);
   }
 

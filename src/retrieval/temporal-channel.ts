@@ -22,7 +22,7 @@ export function recordDay(row: NodeRow): number | null {
   const known = DAYS.get(row);
   if (known !== undefined) return known;
   let day: number | null = null;
-  if (row.meta !== null && row.meta.includes('"date"')) {
+  if (row.meta?.includes('"date"')) {
     try {
       const date = (JSON.parse(row.meta) as Record<string, unknown>).date;
       const m = typeof date === 'string' ? /^(\d{4})-(\d{2})-(\d{2})/.exec(date) : null;

@@ -68,6 +68,14 @@ UNION ALL
 }
 
 /**
+ * The body-vector table, created afresh (it is derived: rebuilding from body key 0 is always
+ * right), one fixed-size `FLOAT[d]` per body.
+ */
+export function bodyVectorsTableSql(dimensions: number): string {
+  return `CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[${intLiteral(dimensions)}] NOT NULL)`;
+}
+
+/**
  * The `limit` body vectors most similar to the query vector, brute force (the library loads no
  * vss extension). Visibility is applied by the caller, which widens `limit` until enough of the
  * bodies are visible: a cosine score depends on its own body only, so filtering after ranking
