@@ -7,8 +7,8 @@ import { scopeSetField } from '../schema/request-checks.js';
 import type { BodyColumns, NodeRow } from '../schema/rows.js';
 import type { NodeRecord } from '../schema/types.js';
 import { assertEpoch, nodesAsOfSql } from '../sql/as-of.js';
+import { supersededAsOfSql, viewEdgesSql } from '../sql/rdf-view.js';
 import { type Literal, literal, type NamedNode, type Quad, quad } from './terms.js';
-import { supersededAsOfSql, viewEdgesSql } from './view-sql.js';
 import {
   ACTIVITY_KINDS,
   CL,

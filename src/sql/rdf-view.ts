@@ -1,4 +1,4 @@
-import { assertEpoch, validAt } from '../sql/as-of.js';
+import { assertEpoch, validAt } from './as-of.js';
 
 /**
  * The SQL behind the RDF view (epochs are validated integers, inlined; nothing else is
