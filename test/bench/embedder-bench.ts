@@ -4,20 +4,12 @@
  * model load on the first `embed`, per-text time at a conversation turn's and a passage's length,
  * and the process RSS it adds. Texts are synthetic (synthetic.ts), so figures repeat run to run.
  */
-import { createRequire } from 'node:module';
 import { USE_LITE_PACKAGES, universalSentenceEncoder } from '../../src/embedders/universal-sentence-encoder.js';
 import { hashedTrigramEmbedder } from '../../src/text/hashed-embedder.js';
+import { installed as resolves } from '../helpers/peers.js';
 import { type BenchRow, percentile, rssMiB, syntheticBody, timed } from './bench-util.js';
 
-const require = createRequire(import.meta.url);
-const installed = USE_LITE_PACKAGES.every((p) => {
-  try {
-    require.resolve(p);
-    return true;
-  } catch {
-    return false;
-  }
-});
+const installed = resolves(USE_LITE_PACKAGES);
 
 /** Per-text milliseconds, one text per call (as body catch-up and a query do). */
 async function perText(embed: (texts: string[]) => Promise<unknown>, texts: readonly string[]): Promise<number[]> {

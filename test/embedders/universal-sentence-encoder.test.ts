@@ -1,19 +1,11 @@
-import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { USE_LITE_PACKAGES, universalSentenceEncoder } from '../../src/embedders/universal-sentence-encoder.js';
 import { codeOf, LedgerPool } from '../helpers/ledgers.js';
+import { installed as resolves } from '../helpers/peers.js';
 
 // The peers are dev dependencies, so `npm test` runs these; a checkout installed without them
 // (npm ci --omit=dev --omit=peer, or a user's clone that removed them) skips instead of failing.
-const require = createRequire(import.meta.url);
-const installed = USE_LITE_PACKAGES.every((p) => {
-  try {
-    require.resolve(p);
-    return true;
-  } catch {
-    return false;
-  }
-});
+const installed = resolves(USE_LITE_PACKAGES);
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
