@@ -144,27 +144,30 @@ function maxBodyBytes(env: SessionEnv): number {
   return Number.isSafeInteger(n) && n > 0 ? n : DEFAULT_MAX_BODY_BYTES;
 }
 
+const tooLarge = (limit: number) =>
+  new RequestRefused(413, 'INVALID_REQUEST', { field: 'body', reason: `over ${limit} bytes` });
+
 /**
- * The body as a JSON object. Read as a stream and cut at the limit, so a body without (or with a
- * false) content-length cannot make the object buffer more than `limit` bytes.
+ * The body as a JSON object. Read as a stream and kept only up to the limit, so a body without
+ * (or with a false) content-length cannot make the object buffer more than `limit` bytes.
  */
 async function jsonObjectOf(request: Request, limit: number): Promise<Record<string, unknown>> {
-  const tooLarge = () => new RequestRefused(413, 'INVALID_REQUEST', { field: 'body', reason: `over ${limit} bytes` });
-  if (Number(request.headers.get('content-length') ?? 0) > limit) throw tooLarge();
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
     const reader = request.body.getReader();
+    // An over-limit body is read to its end and dropped, never buffered: answering before the
+    // client has sent it all makes the runtime close the connection mid-upload, and the client
+    // then sees a reset instead of the coded 413 (Cloudflare caps request bodies upstream).
+    let over = Number(request.headers.get('content-length') ?? 0) > limit;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
+      if (size > limit) over = true;
+      if (!over) chunks.push(value);
     }
+    if (over) throw tooLarge(limit);
   }
   const bytes = new Uint8Array(size);
   let at = 0;
