@@ -9,6 +9,8 @@
  * The passages go into the ledger through the library's `fromDocuments` adapter with its defaults,
  * links between passages included: the graph the evaluation walks is the one a user gets.
  */
+
+import { documentBody } from '../../src/adapters/documents/from-documents.js';
 import { type AdaptedDocuments, fromDocuments } from '../../src/adapters/index.js';
 
 export interface MusiquePassage {
@@ -62,7 +64,8 @@ export function parseMusique(questionsJson: unknown, corpusJson: unknown): Musiq
   return { passages, questions, unmatched };
 }
 
-export const passageBody = (p: MusiquePassage): string => `${p.title}\n${p.text}`;
+/** The body the ledger stores for a passage (Orama and the vector cache index the same text). */
+export const passageBody = (p: MusiquePassage): string => documentBody(p);
 
 /**
  * The corpus through the library's `fromDocuments` (one transaction at epoch 1): passages as

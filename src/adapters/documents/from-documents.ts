@@ -5,6 +5,9 @@ import { DEFAULT_MAX_ENTITY_DF, type DocumentLink, documentLinks, type LinkedDoc
 /** A titled document of a corpus (a wiki page, a passage, a note). */
 export type DocumentInput = LinkedDocument;
 
+/** What a reader sees of a document: the title (it names what the document is about), then the text. */
+export const documentBody = (d: LinkedDocument): string => `${d.title}\n${d.text}`;
+
 export interface DocumentOptions {
   /** Prepended to every node id. Default ''. */
   idPrefix?: string;
@@ -57,7 +60,7 @@ export function fromDocuments(documents: readonly DocumentInput[], options: Docu
     kind: 'evidence',
     path: `${pathPrefix}${d.title}`,
     authority,
-    body: `${d.title}\n${d.text}`,
+    body: documentBody(d),
   }));
   const edges = links.map(({ from, to, kind }) => ({ from: `${prefix}${from}`, to: `${prefix}${to}`, kind }));
   const linkCounts: Record<string, number> = {};
