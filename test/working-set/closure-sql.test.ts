@@ -68,19 +68,22 @@ describe('closure SQL', () => {
           WHERE w.hop < (6)::INTEGER AND NOT w.beyond
         ) x WHERE x.nid NOT IN (SELECT r.nid FROM recurring.walk r)
       ),
-      walked AS MATERIALIZED (SELECT * FROM walk),
+      walked AS MATERIALIZED (
+        SELECT unnest(l, recursive := true) FROM (SELECT list({'nid': nid, 'hop': hop, 'beyond': beyond, 'tx': tx}) AS l FROM walk)
+      ),
       unit_edges AS MATERIALIZED (
-        SELECT e.src AS a, e.dst AS b FROM edges e WHERE e.kind IN ('invokes', 'produces', 'mutates') AND (e.valid_from <= (7)::INTEGER AND (e.valid_to IS NULL OR e.valid_to > (7)::INTEGER))
-        UNION ALL
-        SELECT e.dst AS a, e.src AS b FROM edges e WHERE e.kind IN ('invokes', 'produces') AND (e.valid_from <= (7)::INTEGER AND (e.valid_to IS NULL OR e.valid_to > (7)::INTEGER))
+        SELECT u.a, u.b FROM (
+          SELECT unnest(CASE WHEN e.kind = 'mutates' THEN [e.src] ELSE [e.src, e.dst] END) AS a,
+            unnest(CASE WHEN e.kind = 'mutates' THEN [e.dst] ELSE [e.dst, e.src] END) AS b
+          FROM edges e WHERE (e.valid_from <= (7)::INTEGER AND (e.valid_to IS NULL OR e.valid_to > (7)::INTEGER)) AND e.kind IN ('invokes', 'produces', 'mutates')
+        ) u JOIN nodes m ON m.nid = u.b AND (m.valid_from <= (7)::INTEGER AND (m.valid_to IS NULL OR m.valid_to > (7)::INTEGER)) AND ((['user', 'o''neil']::VARCHAR[])::VARCHAR[] IS NULL OR list_contains((['user', 'o''neil']::VARCHAR[])::VARCHAR[], m.authority))
       ),
       unit(nid) AS (
         SELECT nid FROM walked WHERE NOT beyond
         UNION
-        SELECT u.b FROM unit g JOIN unit_edges u ON u.a = g.nid
-        JOIN nodes m ON m.nid = u.b AND (m.valid_from <= (7)::INTEGER AND (m.valid_to IS NULL OR m.valid_to > (7)::INTEGER)) AND ((['user', 'o''neil']::VARCHAR[])::VARCHAR[] IS NULL OR list_contains((['user', 'o''neil']::VARCHAR[])::VARCHAR[], m.authority))
+        SELECT u.b FROM (SELECT unnest(list(nid)) AS nid FROM unit) g JOIN unit_edges u ON u.a = g.nid
       ),
-      units AS MATERIALIZED (SELECT nid FROM unit),
+      units AS MATERIALIZED (SELECT unnest(l) AS nid FROM (SELECT list(nid) AS l FROM unit)),
       c AS (SELECT v.*, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
         WHERE (v.valid_from <= (7)::INTEGER AND (v.valid_to IS NULL OR v.valid_to > (7)::INTEGER)))
       SELECT c.nid::INTEGER AS nid, c.hop::INTEGER AS hop, c.tx::INTEGER AS tx, coalesce(c.beyond, false) AS beyond, true AS candidate,

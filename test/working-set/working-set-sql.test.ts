@@ -87,19 +87,22 @@ describe('working-set statement', () => {
           WHERE w.hop < $hops::INTEGER AND NOT w.beyond
         ) x WHERE x.nid NOT IN (SELECT r.nid FROM recurring.walk r)
       ),
-      walked AS MATERIALIZED (SELECT * FROM walk),
+      walked AS MATERIALIZED (
+        SELECT unnest(l, recursive := true) FROM (SELECT list({'nid': nid, 'hop': hop, 'beyond': beyond, 'tx': tx}) AS l FROM walk)
+      ),
       unit_edges AS MATERIALIZED (
-        SELECT e.src AS a, e.dst AS b FROM edges e WHERE e.kind IN ('invokes', 'produces', 'mutates') AND e.valid_to IS NULL
-        UNION ALL
-        SELECT e.dst AS a, e.src AS b FROM edges e WHERE e.kind IN ('invokes', 'produces') AND e.valid_to IS NULL
+        SELECT u.a, u.b FROM (
+          SELECT unnest(CASE WHEN e.kind = 'mutates' THEN [e.src] ELSE [e.src, e.dst] END) AS a,
+            unnest(CASE WHEN e.kind = 'mutates' THEN [e.dst] ELSE [e.dst, e.src] END) AS b
+          FROM edges e WHERE e.valid_to IS NULL AND e.kind IN ('invokes', 'produces', 'mutates')
+        ) u JOIN nodes m ON m.nid = u.b AND m.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], m.authority))
       ),
       unit(nid) AS (
         SELECT nid FROM walked WHERE NOT beyond
         UNION
-        SELECT u.b FROM unit g JOIN unit_edges u ON u.a = g.nid
-        JOIN nodes m ON m.nid = u.b AND m.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], m.authority))
+        SELECT u.b FROM (SELECT unnest(list(nid)) AS nid FROM unit) g JOIN unit_edges u ON u.a = g.nid
       ),
-      units AS MATERIALIZED (SELECT nid FROM unit),
+      units AS MATERIALIZED (SELECT unnest(l) AS nid FROM (SELECT list(nid) AS l FROM unit)),
       c AS (SELECT v.*, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
         WHERE v.valid_to IS NULL)
       SELECT 0 AS part, c.nid::INTEGER AS nid, c.hop::INTEGER AS hop, c.tx::INTEGER AS tx, coalesce(c.beyond, false) AS beyond, true AS candidate,
@@ -119,8 +122,8 @@ describe('working-set statement', () => {
       FROM edges e JOIN units u ON u.nid = e.src
       JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NOT NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], d.authority))
       JOIN closures k ON k.target = 'node' AND k.key = d.vkey
-      WHERE e.valid_to IS NULL
-        AND NOT EXISTS (SELECT 1 FROM nodes y WHERE y.nid = d.nid AND y.vkey > d.vkey)
+      LEFT JOIN nodes y ON y.nid = d.nid AND y.vkey > d.vkey
+      WHERE e.valid_to IS NULL AND y.vkey IS NULL
       UNION ALL BY NAME
       SELECT 3 AS part, EXISTS (
         SELECT 1 FROM walked l JOIN edges e ON e.src = l.nid AND e.valid_to IS NULL
