@@ -4,7 +4,7 @@ import type { Transaction } from '../schema/types.js';
 import { validateShape } from '../schema/validate-shape.js';
 import { closeVersionsSql } from '../sql/close-versions.js';
 import { beginTransactionSql, commitSql, rollbackSql } from '../sql/transaction-sql.js';
-import { rowsToIPC } from './arrow-rows.js';
+import { commitRowsIPC } from './commit-ipc.js';
 import type { LedgerCore } from './ledger-core.js';
 import { literalInsertSql } from './literal-rows.js';
 import { encodeLogRecord, type LogRecord, liveRecords } from './log-record.js';
@@ -74,7 +74,7 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
     if (rows.length === 0) continue;
     const sql = literalInsertSql(name, rows);
     if (sql !== null) batch.push(sql);
-    else streams.push([name, rowsToIPC(name, rows)]);
+    else streams.push([name, commitRowsIPC(name, rows)]);
   }
   const after: string[] = [];
   for (const hook of core.hooks) if (hook.statements) after.push(...hook.statements(plan));
