@@ -1,4 +1,5 @@
-import { dayNumber } from '../../retrieval/time-expressions.js';
+/** Days since 1970-01-01 of a calendar date (UTC); months and days out of range roll over. */
+const dayNumber = (y: number, m: number, d: number): number => Math.floor(Date.UTC(y, m - 1, d) / 86_400_000);
 
 /**
  * Relative time expressions of a turn ("yesterday", "last Friday", "two weeks ago", "on the
