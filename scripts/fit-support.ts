@@ -1,6 +1,7 @@
 /**
  * Fits the support calibration (src/rerank/support.ts) from a retrieval evaluation report:
- * `npx tsx scripts/fit-support.ts .out/retrieval/retrieval.json`.
+ * `npx tsx scripts/fit-support.ts .out/retrieval/retrieval.json [locomo.json]`. With the LoCoMo
+ * file as well, it prints the held-out category-5 abstention by kind of question (see `kindOf`).
  *
  * One row per LoCoMo question with the ledger's support features. Label 1: answerable (categories
  * 1–4, with a gold turn); label 0: unanswerable (category 5). (Labelling answerable questions whose
@@ -11,8 +12,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_SUPPORT_THRESHOLD, UNSEEN_LIMIT } from '../src/rerank/support.js';
+import { queryNames, speakerNames } from '../src/retrieval/entities.js';
+import { type LocomoConversation, parseLocomo } from './eval/locomo.js';
 
 interface Row {
+  id: string;
   conv: string;
   category: number;
   label: 0 | 1;
@@ -40,6 +44,7 @@ export function rowsOf(report: {
   return report.locomo.questions
     .filter((q) => q.features !== null && (q.category === 5 || q.gold.length > 0))
     .map((q) => ({
+      id: q.id,
       conv: q.id.split('#')[0]!,
       category: q.category,
       label: q.category !== 5 ? 1 : 0,
@@ -60,6 +65,38 @@ export function fitLogistic(rows: readonly Row[], iterations = 4000, rate = 1): 
   return w;
 }
 
+/** Held-out ROC AUC: the chance an answerable question gets more support than an unanswerable one (ties count half). */
+export function auc(answerable: readonly number[], unanswerable: readonly number[]): number {
+  let wins = 0;
+  for (const a of answerable) for (const u of unanswerable) wins += a > u ? 1 : a === u ? 0.5 : 0;
+  return answerable.length * unanswerable.length === 0 ? 0 : wins / (answerable.length * unanswerable.length);
+}
+
+/**
+ * What kind of unanswerable question this is, from how it was made: LoCoMo's category-5
+ * questions point at the turn they were made from. `swap`: that turn is another speaker's (the
+ * question moves what someone said to the person it names); `changed`: it is the named person's
+ * own turn, with a detail changed ("grandpa" for "grandma"); `other`: no name or no turn. Each
+ * with `+unseen` when a content word of the question is in no record at all.
+ */
+export function kindOf(conv: LocomoConversation, question: string, gold: readonly string[], unseen: number): string {
+  const names = queryNames(question);
+  const speakerOf = new Map(conv.sessions.flatMap((s) => s.turns.map((t) => [t.id, t.speaker] as const)));
+  const byNamed = gold.map((g) =>
+    speakerNames(JSON.stringify({ speaker: speakerOf.get(g) ?? '' })).some((n) => names.includes(n)),
+  );
+  const named = conv.speakers.some((s) => speakerNames(JSON.stringify({ speaker: s })).some((n) => names.includes(n)));
+  const kind =
+    !named || gold.length === 0
+      ? 'other'
+      : byNamed.every(Boolean)
+        ? 'changed'
+        : byNamed.some(Boolean)
+          ? 'other'
+          : 'swap';
+  return `${kind}${unseen > 0 ? '+unseen' : ''}`;
+}
+
 function predict(w: readonly number[], x: readonly number[]): number {
   let z = 0;
   for (let j = 0; j < w.length; j++) z += x[j]! * w[j]!;
@@ -67,7 +104,8 @@ function predict(w: readonly number[], x: readonly number[]): number {
 }
 
 if (process.argv[2] !== undefined) {
-  const rows = rowsOf(JSON.parse(readFileSync(process.argv[2], 'utf8')));
+  const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+  const rows = rowsOf(report);
   const convs = [...new Set(rows.map((r) => r.conv))].sort();
   const held = new Map<Row, number>();
   for (const c of convs) {
@@ -110,5 +148,24 @@ if (process.argv[2] !== undefined) {
     console.log(
       `held-out: threshold ${t.toFixed(3)} → false abstention ${(100 * (answerable.filter((p) => p < t).length / answerable.length)).toFixed(1)}%, category 5 abstention ${(100 * abst).toFixed(1)}%`,
     );
+  }
+  console.log(`held-out AUC (leaving one conversation out): ${auc(answerable, adversarial).toFixed(3)}`);
+  if (process.argv[3] !== undefined) {
+    const data = parseLocomo(JSON.parse(readFileSync(process.argv[3], 'utf8')));
+    const convs = new Map(data.conversations.map((c) => [c.id, c]));
+    const byId = new Map((report.locomo.questions as Array<{ id: string; gold: string[] }>).map((q) => [q.id, q.gold]));
+    const text = new Map(data.conversations.flatMap((c) => c.questions.map((q) => [q.id, q.question] as const)));
+    const at10 = sorted[Math.floor(0.1 * sorted.length)]!;
+    const kinds = new Map<string, Row[]>();
+    for (const r of rows.filter((x) => x.category === 5)) {
+      const conv = convs.get(r.conv);
+      if (conv === undefined) continue;
+      const k = kindOf(conv, text.get(r.id) ?? '', byId.get(r.id) ?? [], r.x[UNSEEN]!);
+      kinds.set(k, [...(kinds.get(k) ?? []), r]);
+    }
+    for (const [k, rs] of [...kinds].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+      console.log(
+        `category 5, ${k}: ${rs.length} questions, held-out abstention ${(100 * (rs.filter((r) => held.get(r)! < DEFAULT_SUPPORT_THRESHOLD).length / rs.length)).toFixed(1)}% at ${DEFAULT_SUPPORT_THRESHOLD}, ${(100 * (rs.filter((r) => held.get(r)! < at10).length / rs.length)).toFixed(1)}% at ${at10.toFixed(3)}`,
+      );
   }
 }

@@ -1,12 +1,18 @@
 import type { RetrievalResult, RetrievedEvidence } from '../../src/entries/browser.js';
 import { $, h, where } from './dom.js';
 
-const CHANNELS = ['exact', 'lexical', 'vector', 'graph'] as const;
+type Channel = keyof RetrievedEvidence['channels'];
+/**
+ * Display order of every channel a result scores. A record, not a list, so that a channel added
+ * to the library is a type error here until the explorer draws it (it once showed four of five).
+ */
+const CHANNEL_ORDER: Record<Channel, number> = { exact: 0, lexical: 1, vector: 2, graph: 3, temporal: 4 };
+const CHANNELS = (Object.keys(CHANNEL_ORDER) as Channel[]).sort((a, b) => CHANNEL_ORDER[a] - CHANNEL_ORDER[b]);
 /** Results shown before the rest fold away. */
 const SHOWN = 6;
 
 /** Channel scores live on different scales (BM25 is unbounded), so each bar is relative to its channel's best. */
-type ChannelBest = Record<(typeof CHANNELS)[number], number>;
+type ChannelBest = Record<Channel, number>;
 
 function evidenceView(e: RetrievedEvidence, best: ChannelBest): HTMLElement {
   const bars = h(
@@ -15,7 +21,11 @@ function evidenceView(e: RetrievedEvidence, best: ChannelBest): HTMLElement {
     ...CHANNELS.map((c) =>
       h(
         'span',
-        { class: 'channel', title: `${c} channel score (bar: relative to the best ${c} score here)` },
+        {
+          class: 'channel',
+          'data-channel': c,
+          title: `${c} channel score (bar: relative to the best ${c} score here)`,
+        },
         c,
         h('meter', { min: '0', max: '1', value: String(best[c] > 0 ? e.channels[c] / best[c] : 0) }),
         e.channels[c].toFixed(3),

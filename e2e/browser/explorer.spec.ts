@@ -140,6 +140,14 @@ test('the explorer: graph, timeline, budget bar, messages, SPARQL, filter on the
   await page.locator('#examples .chip').first().click();
   await ready(page);
   await expect(page.locator('#retrieval .verdict')).toContainText('RmdxMotor.read status 2');
+  // Every channel the library scores has its bar, the temporal one included.
+  await expect(page.locator('#retrieval .evidence li').first().locator('.channel')).toHaveText([
+    /^exact/,
+    /^lexical/,
+    /^vector/,
+    /^graph/,
+    /^temporal/,
+  ]);
 
   // Stored in OPFS: a reload restores instead of committing again; a dropped transcript replaces it.
   await page.reload();

@@ -44,7 +44,7 @@ export interface LocomoOptions {
   k?: number;
   /** Graph hops for the ledger (default: the ledger's default, 2). */
   hops?: number;
-  /** Support thresholds for the abstention curve (default 0.2 … 0.7). */
+  /** Support thresholds for the abstention curve (default 0.2 … 0.7); the ledger's default is always added. */
   thresholds?: readonly number[];
   /** Restrict to some conversations (tests, quick runs). */
   conversations?: readonly string[];
@@ -193,6 +193,15 @@ function recallRow(
  */
 export const abstainAt = (rawSupport: number, threshold: number): boolean => rawSupport < threshold;
 
+/**
+ * The curve's thresholds: the given ones and the ledger's default, rounded to 3 decimals, each
+ * once, ascending (so the status row is on the curve and no threshold prints twice).
+ */
+export function curveThresholds(given: readonly number[]): number[] {
+  const rounded = [...given, LEDGER_THRESHOLD].map((t) => Math.round(t * 1000) / 1000);
+  return [...new Set(rounded)].sort((a, b) => a - b);
+}
+
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const start = performance.now();
   const value = await fn();
@@ -235,7 +244,7 @@ export async function evaluateLocomo(
   const oramaTokenizer = options.oramaTokenizer ?? 'ledger';
   const k = options.k ?? 10;
   const ks = [5, 10].filter((x) => x <= k);
-  const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
+  const thresholds = curveThresholds(options.thresholds ?? DEFAULT_THRESHOLDS);
   const embedder = hashedTrigramEmbedder();
   const semantic = options.semantic ?? null;
   const systems = SYSTEMS.filter((s) => s !== 'ledgerSemantic' || semantic !== null);

@@ -165,7 +165,7 @@ const encoder = new TextEncoder();
  * few MB of garbage per bulk commit); elsewhere encodeInto it is. */
 type NodeBufferLike = Uint8Array & { write(s: string, offset: number): number };
 const NodeBuffer = (globalThis as { Buffer?: { alloc(n: number): NodeBufferLike } }).Buffer;
-const allocScratch = (n: number): Uint8Array => (NodeBuffer ? NodeBuffer.alloc(n) : new Uint8Array(n));
+export const allocScratch = (n: number): Uint8Array => (NodeBuffer ? NodeBuffer.alloc(n) : new Uint8Array(n));
 /** Reused encoding space: sized for the worst case (3 bytes per UTF-16 unit) without allocating
  * and zero-filling that much per column; the column gets an exact-size copy. */
 let scratch = allocScratch(1 << 16);
@@ -198,7 +198,7 @@ function utf8Data<R>(rows: ReadonlyArray<R>, get: (r: R) => string | null): Data
 }
 
 /** UTF-8 of `v` at `at`; short ASCII strings are copied in JS (encodeInto costs a view per call). */
-function writeUtf8(v: string, out: Uint8Array, at: number): number {
+export function writeUtf8(v: string, out: Uint8Array, at: number): number {
   if (v.length <= 32) {
     let i = 0;
     for (; i < v.length; i++) {

@@ -4,7 +4,7 @@ import type { Transaction } from '../schema/types.js';
 import { validateShape } from '../schema/validate-shape.js';
 import { closeVersionsSql } from '../sql/close-versions.js';
 import { beginTransactionSql, commitSql, rollbackSql } from '../sql/transaction-sql.js';
-import { rowsToIPC } from './arrow-rows.js';
+import { commitRowsIPC } from './commit-ipc.js';
 import type { LedgerCore } from './ledger-core.js';
 import { literalInsertSql } from './literal-rows.js';
 import { encodeLogRecord, type LogRecord, liveRecords } from './log-record.js';
@@ -59,7 +59,7 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
   // only older versions need the UPDATE.
   const closed = new Set<number>();
   for (const c of plan.closures) if (c.target === 'node') closed.add(c.key);
-  for (const row of plan.nodes) if (closed.delete(row.vkey)) row.valid_to = epoch;
+  if (closed.size > 0) for (const row of plan.nodes) if (closed.delete(row.vkey)) row.valid_to = epoch;
   const batch = [beginTransactionSql()];
   if (closed.size > 0) batch.push(closeVersionsSql(epoch, [...closed]));
   const streams: Array<[TableName, Uint8Array]> = [];
@@ -74,7 +74,7 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
     if (rows.length === 0) continue;
     const sql = literalInsertSql(name, rows);
     if (sql !== null) batch.push(sql);
-    else streams.push([name, rowsToIPC(name, rows)]);
+    else streams.push([name, commitRowsIPC(name, rows)]);
   }
   const after: string[] = [];
   for (const hook of core.hooks) if (hook.statements) after.push(...hook.statements(plan));
@@ -132,9 +132,12 @@ function applyToIndex({ index }: LedgerCore, plan: CommitPlan): void {
   const epoch = plan.transaction.epoch;
   for (const row of plan.closedNodes) index.closeNode(row, epoch);
   index.nextCkey += plan.closures.length;
-  for (const b of plan.bodies) index.addBody(b);
-  for (const row of plan.nodes) index.addNodeVersion(row);
-  for (const e of plan.edges) index.addEdge(e);
+  // Indexed loops: this runs once per commit, too rarely to be optimised, and `for…of` in
+  // unoptimised code allocates an iterator result per row (3 MB per 20k bulk nodes).
+  const { bodies, nodes, edges } = plan;
+  for (let i = 0; i < bodies.length; i++) index.addBody(bodies[i]!);
+  for (let i = 0; i < nodes.length; i++) index.addNodeVersion(nodes[i]!);
+  for (let i = 0; i < edges.length; i++) index.addEdge(edges[i]!);
   index.addTransaction(plan.transaction);
 }
 
@@ -143,7 +146,7 @@ function applyToIndex({ index }: LedgerCore, plan: CommitPlan): void {
 async function hashBodies(core: LedgerCore, tx: Transaction): Promise<BodyHashes> {
   const nodes = tx.nodes ?? [];
   const texts: string[] = [];
-  for (const n of nodes) if (n.body !== undefined) texts.push(n.body);
+  for (let i = 0; i < nodes.length; i++) if (nodes[i]!.body !== undefined) texts.push(nodes[i]!.body!);
   const hashes = await core.config.hashTexts(texts);
   const out = new Array<string | undefined>(nodes.length);
   for (let i = 0, k = 0; i < nodes.length; i++) if (nodes[i]!.body !== undefined) out[i] = hashes[k++];

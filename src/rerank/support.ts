@@ -85,9 +85,16 @@ export interface SupportCandidate {
   other?: ReadonlySet<string>;
 }
 
+/** Why a content term of the question is not stated about its subject (see `supportFeatures`). */
+export type UnstatedWhy = 'unseen' | 'others' | 'unstated';
+
 /**
- * The features over the candidates, and which content terms the best subject record lacks
- * (for the `missing` request).
+ * The features over the candidates; which content terms the best subject record lacks; and the
+ * question's *critical* terms — the content terms no candidate states about the subject, rarest
+ * (highest IDF) first, each with why: in no visible record at all (`unseen`), stated only about
+ * someone else (`others`), or only asked or mentioned in passing (`unstated`). They name what
+ * the missing evidence would have to say ("grandpa" for "what was grandpa's gift to Caroline?"
+ * when the conversation only mentions a grandma).
  */
 export function supportFeatures(
   idf: ReadonlyMap<string, number>,
@@ -95,7 +102,7 @@ export function supportFeatures(
   subjectTerms: ReadonlySet<string>,
   hasSubject: boolean,
   candidates: Iterable<SupportCandidate>,
-): SupportFeatures & { lacking: string[] } {
+): SupportFeatures & { lacking: string[]; unstated: Array<{ term: string; why: UnstatedWhy }> } {
   const content = [...idf.keys()].filter((t) => !subjectTerms.has(t)).sort();
   const total = content.reduce((a, t) => a + (idf.get(t) ?? 0), 0);
   const share = (terms: ReadonlySet<string>) =>
@@ -104,11 +111,17 @@ export function supportFeatures(
   let subjectCoverage = 0;
   let otherCoverage = 0;
   let best: ReadonlySet<string> = new Set();
+  const aboutSubject = new Set<string>();
+  const aboutOthers = new Set<string>();
   for (const c of candidates) {
     coverage = Math.max(coverage, share(c.matched));
-    if (hasSubject && c.other !== undefined) otherCoverage = Math.max(otherCoverage, share(c.other));
+    if (hasSubject && c.other !== undefined) {
+      otherCoverage = Math.max(otherCoverage, share(c.other));
+      for (const t of c.other) aboutOthers.add(t);
+    }
     if (!hasSubject || c.bySubject) {
       const own = c.stated ?? c.matched;
+      for (const t of own) aboutSubject.add(t);
       const ownShare = share(own);
       if (ownShare > subjectCoverage) {
         subjectCoverage = ownShare;
@@ -116,11 +129,19 @@ export function supportFeatures(
       }
     }
   }
+  const unstated = content
+    .filter((t) => !aboutSubject.has(t))
+    .sort((a, b) => idf.get(b)! - idf.get(a)! || (a < b ? -1 : a > b ? 1 : 0))
+    .map((term) => ({
+      term,
+      why: (unseenTerms.has(term) ? 'unseen' : aboutOthers.has(term) ? 'others' : 'unstated') as UnstatedWhy,
+    }));
   return {
     coverage,
     subjectCoverage,
     otherCoverage,
     unseen: share(unseenTerms),
     lacking: content.filter((t) => !best.has(t)),
+    unstated,
   };
 }

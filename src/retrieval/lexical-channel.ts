@@ -5,6 +5,8 @@ import { addHit, type ChannelHits } from './channel.js';
 import { speakerNames } from './entities.js';
 import type { ResolvedQuery } from './query.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
+import { recordEvents } from './temporal-channel.js';
+import { asksForATime } from './time-expressions.js';
 
 export interface LexicalResult {
   hits: ChannelHits;
@@ -29,6 +31,14 @@ export interface LexicalResult {
  * lexical score and never lifts a record without the question's content words.
  */
 export const SUBJECT_BOOST = 1.3;
+
+/**
+ * A question asking for a time ("when did …", "which year …", "how long has …") prefers the
+ * records that date what they tell (`meta.when`, written by `fromConversation` from "yesterday",
+ * "last Friday", "for three years"): their BM25 score is multiplied by this before ranking. Mild,
+ * like SUBJECT_BOOST: it reorders records of similar lexical score.
+ */
+export const WHEN_BOOST = 1.5;
 
 /** Kinds that state what needs support rather than give it. */
 const NOT_EVIDENCE = new Set(['claim', 'task', 'steering']);
@@ -76,11 +86,13 @@ export function lexicalChannel(
       spokenBy.set(r.nid, named);
     }
   }
+  const asksWhen = q.text !== null && asksForATime(q.text);
   for (const r of records) {
     const words = r.matched;
     const named = spokenBy.get(r.nid);
     if (named !== undefined) bySubject.add(r.nid);
-    const score = named === undefined ? r.score : r.score * SUBJECT_BOOST;
+    const dates = asksWhen && recordEvents(nodeOf(r.nid)!).length > 0;
+    const score = (named === undefined ? r.score : r.score * SUBJECT_BOOST) * (dates ? WHEN_BOOST : 1);
     addHit(
       hits,
       r.nid,

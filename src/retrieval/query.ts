@@ -130,7 +130,8 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
   };
 }
 
-const ALL_CHANNELS = ['exact', 'lexical', 'vector', 'graph', 'temporal'] as const;
+/** Every channel, in the order a default request runs them. */
+export const ALL_CHANNELS = ['exact', 'lexical', 'vector', 'graph', 'temporal'] as const;
 
 function channelSet(v: unknown): ResolvedQuery['channels'] {
   if (v === undefined) return new Set(ALL_CHANNELS);

@@ -60,8 +60,12 @@ export class RetrievalIndex {
     edges: ReadonlyArray<{ ekey: number; src: number; dst: number; kind: string; valid_from: number }>,
   ): void {
     // A key that is not the next one means an earlier gap (a restore): catchUp fills it in order.
-    for (const b of bodies) if (!this.postings.add(b.bkey, b.text)) break;
-    for (const e of edges) if (!this.adjacency.add(e.ekey, e.src, e.dst, e.kind, e.valid_from)) break;
+    // Indexed loops: called once per commit, so unoptimised, where `for…of` allocates per row.
+    for (let i = 0; i < bodies.length; i++) if (!this.postings.add(bodies[i]!.bkey, bodies[i]!.text)) break;
+    for (let i = 0; i < edges.length; i++) {
+      const e = edges[i]!;
+      if (!this.adjacency.add(e.ekey, e.src, e.dst, e.kind, e.valid_from)) break;
+    }
   }
 
   /** Brings every structure up to the ledger (reads the tables only after a restore). */

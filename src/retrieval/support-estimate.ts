@@ -1,6 +1,12 @@
 import type { FusedCandidate } from '../rerank/fuse.js';
-import { calibratedSupport, type SupportFeatures, supportFeatures, UNSEEN_LIMIT } from '../rerank/support.js';
-import { textTerms } from '../text/text-terms.js';
+import {
+  calibratedSupport,
+  type SupportFeatures,
+  supportFeatures,
+  UNSEEN_LIMIT,
+  type UnstatedWhy,
+} from '../rerank/support.js';
+import { textTerms, wordTerms } from '../text/text-terms.js';
 import { statementTerms } from './entities.js';
 import type { MissingEvidence } from './exact-channel.js';
 import type { LexicalResult } from './lexical-channel.js';
@@ -60,8 +66,9 @@ export function estimateSupport(
       });
     } else if (support < q.supportThreshold) {
       const by = lexical.subjects.length > 0 ? ` by ${lexical.subjects.join(' or ')}` : '';
+      const critical = criticalTerms(f.unstated, q.text, by);
       missing.push({
-        reason: `no valid record${by} covers the query; not found together: ${f.lacking.join(', ') || '(no content words)'}`,
+        reason: `no valid record${by} covers the query${critical}; not found together: ${f.lacking.join(', ') || '(no content words)'}`,
       });
     }
     return {
@@ -85,6 +92,32 @@ export function estimateSupport(
     return { support, rawSupport: support, missing };
   }
   return { support: 1, rawSupport: 1, missing };
+}
+
+/** How many of the rarest unstated terms an abstention names. */
+const CRITICAL_NAMED = 3;
+
+/**
+ * The rarest content words no record states about the question's subject, as the question spells
+ * them, grouped by why: `: "grandpa" is in no valid record; "race" is stated only about someone
+ * else`. Empty when every content word is stated somewhere (the words are only apart).
+ */
+function criticalTerms(unstated: ReadonlyArray<{ term: string; why: UnstatedWhy }>, text: string, by: string): string {
+  const spelled = new Map<string, string>();
+  for (const m of text.matchAll(/[A-Za-z0-9_]+/g))
+    for (const t of wordTerms(m[0])) if (!spelled.has(t)) spelled.set(t, m[0].toLowerCase());
+  const named = unstated.slice(0, CRITICAL_NAMED);
+  const said: Record<UnstatedWhy, string> = {
+    unseen: 'in no valid record',
+    others: 'stated only about someone else',
+    unstated: by === '' ? 'in none of the best-matching records' : `stated in no record${by}`,
+  };
+  const parts: string[] = [];
+  for (const why of ['unseen', 'others', 'unstated'] as const) {
+    const words = named.filter((u) => u.why === why).map((u) => `"${spelled.get(u.term) ?? u.term}"`);
+    if (words.length > 0) parts.push(`${words.join(', ')} ${words.length === 1 ? 'is' : 'are'} ${said[why]}`);
+  }
+  return parts.length === 0 ? '' : `: ${parts.join('; ')}`;
 }
 
 /** Whatever is missing caps support below the threshold, so `support >= threshold` means supported. */

@@ -35,6 +35,50 @@ export function recordDay(row: NodeRow): number | null {
   return day;
 }
 
+/** The days a record's words date what it tells (`meta.when`, see `fromConversation`); cached per row. */
+const EVENTS = new WeakMap<NodeRow, ReadonlyArray<readonly [number, number]>>();
+
+export function recordEvents(row: NodeRow): ReadonlyArray<readonly [number, number]> {
+  const known = EVENTS.get(row);
+  if (known !== undefined) return known;
+  const out: Array<[number, number]> = [];
+  if (row.meta?.includes('"when"')) {
+    try {
+      const when = (JSON.parse(row.meta) as Record<string, unknown>).when;
+      if (typeof when === 'string')
+        for (const part of when.split(',')) {
+          const [a, b = a] = part.trim().split('/');
+          const from = isoDay(a!);
+          const to = isoDay(b!);
+          if (from !== null && to !== null && from <= to) out.push([from, to]);
+        }
+    } catch {
+      // Not JSON: no event dates.
+    }
+  }
+  EVENTS.set(row, out);
+  return out;
+}
+
+function isoDay(s: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  return m ? dayNumber(Number(m[1]), Number(m[2]), Number(m[3])) : null;
+}
+
+/** Whether an event's days meet a question's range (a long event is sampled day by day up to a year). */
+function eventIn(event: readonly [number, number], range: DayRange): boolean {
+  if (!range.anyYear) return event[0] <= range.to && event[1] >= range.from;
+  for (let day = event[0]; day <= Math.min(event[1], event[0] + 366); day++) if (inRanges(day, [range])) return true;
+  return false;
+}
+
+/**
+ * A record whose own words date an event in the question's range ("yesterday" in a session of
+ * 17 March for "on March 16") tells of that time; a record only said then may be about anything.
+ * Its BM25 among the dated records is multiplied by this before ranking.
+ */
+export const EVENT_BOOST = 2;
+
 /**
  * The temporal channel: when the question names a date, a month or a year
  * (time-expressions.ts), BM25 over the visible bodies of records dated then (`meta.date`), so
@@ -58,6 +102,7 @@ export function temporalChannel(
   if (terms.length === 0) return none;
   const inRange = new Int32Array(visible.bodies.length);
   const dated = new Set<number>();
+  const eventDated = new Set<number>();
   const used = new Set<DayRange>();
   let docs = 0;
   let length = 0;
@@ -66,11 +111,13 @@ export function temporalChannel(
     const row = nodeOf(n);
     if (row === undefined || row.bkey === null) continue;
     const day = recordDay(row);
-    if (day === null) continue;
-    const hit = ranges.filter((r) => inRanges(day, [r]));
+    const events = recordEvents(row);
+    const told = ranges.filter((r) => events.some((e) => eventIn(e, r)));
+    const hit = day === null ? told : [...new Set([...told, ...ranges.filter((r) => inRanges(day, [r]))])];
     if (hit.length === 0) continue;
     for (const r of hit) used.add(r);
     dated.add(n);
+    if (told.length > 0) eventDated.add(n);
     if (row.bkey < inRange.length && inRange[row.bkey] === 0) {
       docs++;
       length += index.postings.docLen[row.bkey] ?? 0;
@@ -87,8 +134,15 @@ export function temporalChannel(
     limit: q.perChannel,
   });
   for (const b of ranked)
-    for (const nid of index.recordsOf(b.bkey, visible))
-      if (dated.has(nid))
-        addHit(hits, nid, b.score, `dated as the question asks; bm25 ${b.score.toFixed(3)}: ${b.matched.join(', ')}`);
+    for (const nid of index.recordsOf(b.bkey, visible)) {
+      if (!dated.has(nid)) continue;
+      const told = eventDated.has(nid);
+      addHit(
+        hits,
+        nid,
+        told ? b.score * EVENT_BOOST : b.score,
+        `${told ? 'tells of an event dated' : 'dated'} as the question asks; bm25 ${b.score.toFixed(3)}: ${b.matched.join(', ')}`,
+      );
+    }
   return { hits, dateTerms: new Set([...used].flatMap((r) => textTerms(r.text))) };
 }

@@ -1,5 +1,6 @@
 import { ByteKeyTable } from '../text/byte-key-table.js';
-import { wordTerms } from '../text/text-terms.js';
+import { splitWord } from '../text/text-terms.js';
+import { Utf8Scratch } from '../text/utf8-scratch.js';
 
 /** One term's postings: body keys in ascending order (bodies are indexed in key order) and term frequencies. */
 export class PostingList {
@@ -53,7 +54,12 @@ const MAX_REMEMBERED_WORD = 64;
 export class TermPostings {
   /** Term → id; `lists[id]` is its postings. */
   private readonly termIds = new Map<string, number>();
-  private lists: PostingList[] = [];
+  /** A term's postings once it has two; until then its one posting is `single*[id]`. Most terms
+   * of real bodies (numbers, ids, hashes) occur in one body only, and a PostingList with its two
+   * arrays per new term was most of the cost of a new word. */
+  private lists: Array<PostingList | undefined> = [];
+  private singleBkey = new Int32Array(1024);
+  private singleTf = new Int32Array(1024);
   /** Word bytes → offset in `wordTerms`, which holds the word's term count then its term ids. */
   private readonly words = new ByteKeyTable(1 << 14);
   private wordTermIds = new Int32Array(1 << 16);
@@ -78,45 +84,62 @@ export class TermPostings {
       this.docLen = grow(this.docLen, Math.max(bkey + 1, this.docLen.length * 2));
       this.chars = grow(this.chars, this.docLen.length);
     }
-    if (scratch.length < text.length * 3) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2));
-    const b = scratch;
-    const n = encoder.encodeInto(text, b).written;
+    const n = scratch.encode(text);
+    const b = scratch.bytes;
     let length = 0;
+    let tf = this.tf;
+    let touched = this.touched;
     let touchedCount = 0;
     let start = -1;
     let h = 0;
+    let classes = 0;
     for (let i = 0; i <= n; i++) {
-      const c = i < n ? b[i]! : 0;
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) {
+      const k = i < n ? WORD_CLASS[b[i]!]! : 0;
+      if (k !== 0) {
         if (start < 0) {
           start = i;
           h = FNV_OFFSET;
+          classes = 0;
         }
-        h = Math.imul(h ^ c, FNV_PRIME); // = ByteKeyTable.hash over the word, built as it is scanned
+        h = Math.imul(h ^ b[i]!, FNV_PRIME); // = ByteKeyTable.hash over the word, built as it is scanned
+        classes |= k;
         continue;
       }
       if (start < 0) continue;
       let at = i - start <= MAX_REMEMBERED_WORD ? this.words.get(b, start, i, h) : -1;
-      if (at < 0) at = this.rememberWord(b, start, i, h);
+      if (at < 0) {
+        at = this.rememberWord(b, start, i, h, classes);
+        tf = this.tf; // grown when the word brought new terms
+      }
       const ids = this.wordTermIds;
       const count = ids[at]!;
       length += count;
       for (let k = at + 1; k <= at + count; k++) {
         const id = ids[k]!;
-        if (this.tf[id] === 0) {
-          if (touchedCount === this.touched.length) this.touched = grow(this.touched, touchedCount * 2);
-          this.touched[touchedCount++] = id;
+        if (tf[id] === 0) {
+          if (touchedCount === touched.length) touched = this.touched = grow(touched, touchedCount * 2);
+          touched[touchedCount++] = id;
         }
-        this.tf[id]!++;
+        tf[id]!++;
       }
       start = -1;
     }
     this.docLen[bkey] = length;
     this.chars[bkey] = text.length;
-    const { tf, touched, lists } = this;
+    const { lists, singleBkey, singleTf } = this;
     for (let k = 0; k < touchedCount; k++) {
       const id = touched[k]!;
-      lists[id]!.push(bkey, tf[id]!);
+      const list = lists[id];
+      if (list !== undefined) list.push(bkey, tf[id]!);
+      else if (singleBkey[id] === -1) {
+        singleBkey[id] = bkey;
+        singleTf[id] = tf[id]!;
+      } else {
+        const l = new PostingList();
+        l.push(singleBkey[id]!, singleTf[id]!);
+        l.push(bkey, tf[id]!);
+        lists[id] = l;
+      }
       tf[id] = 0;
     }
     this.upTo = bkey + 1;
@@ -125,20 +148,31 @@ export class TermPostings {
 
   list(term: string): PostingList | undefined {
     const id = this.termIds.get(term);
-    return id === undefined ? undefined : this.lists[id];
+    if (id === undefined) return undefined;
+    let list = this.lists[id];
+    if (list === undefined) {
+      // Its one posting becomes a list (kept: the next body with the term appends to it).
+      list = new PostingList();
+      list.push(this.singleBkey[id]!, this.singleTf[id]!);
+      this.lists[id] = list;
+    }
+    return list;
   }
 
   /** Postings held, for memory reports. */
   get size(): number {
     let n = 0;
-    for (const l of this.lists) n += l.length;
+    for (let id = 0; id < this.termIds.size; id++) n += this.lists[id]?.length ?? 1;
     return n;
   }
 
   /** Splits a word seen for the first time, interns its terms, and (when short enough) remembers
-   * it; returns the offset of its term count and ids in `wordTermIds`. */
-  private rememberWord(b: Uint8Array, start: number, end: number, h: number): number {
-    const terms = wordTerms(latin1(b, start, end));
+   * it; returns the offset of its term count and ids in `wordTermIds`. `classes`: the WORD_CLASS
+   * bits of its bytes. A word of digits alone is its own one term (`splitWord` gives exactly
+   * that: no stop word or stem applies to digits), so it skips the split. */
+  private rememberWord(b: Uint8Array, start: number, end: number, h: number, classes: number): number {
+    const word = latin1(b, start, end);
+    const terms = classes === DIGIT && end - start <= 64 ? [word] : splitWord(word);
     const remember = end - start <= MAX_REMEMBERED_WORD;
     if (remember && this.words.size >= this.maxWords) {
       this.words.clear();
@@ -162,28 +196,45 @@ export class TermPostings {
     if (id === undefined) {
       id = this.lists.length;
       this.termIds.set(term, id);
-      this.lists.push(new PostingList());
+      this.lists.push(undefined);
       if (id >= this.tf.length) this.tf = grow(this.tf, this.tf.length * 2);
+      if (id >= this.singleBkey.length) {
+        const old = this.singleBkey.length;
+        this.singleBkey = grow(this.singleBkey, old * 2);
+        this.singleTf = grow(this.singleTf, old * 2);
+      }
+      this.singleBkey[id] = -1;
     }
     return id;
   }
 }
 
+/** Bytes of `[A-Za-z0-9_]` by class bit (0: not a word byte), one table read per byte. */
+const DIGIT = 1;
+const WORD_CLASS = new Uint8Array(256);
+for (let c = 48; c <= 57; c++) WORD_CLASS[c] = DIGIT;
+for (let c = 65; c <= 90; c++) WORD_CLASS[c] = 2;
+for (let c = 97; c <= 122; c++) WORD_CLASS[c] = 4;
+WORD_CLASS[95] = 8;
+
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
-const encoder = new TextEncoder();
-/** UTF-8 of the body being indexed (3 bytes per UTF-16 unit at most); indexing is synchronous,
- * so one buffer serves every index. */
-let scratch = new Uint8Array(1 << 14);
+/** UTF-8 of the body being indexed; indexing is synchronous, so one buffer serves every index. */
+const scratch = new Utf8Scratch();
 
 const decoder = new TextDecoder();
-/** The string of an ASCII byte run, of any length (a word can be a megabyte of base64). */
+/** The string of an ASCII byte run, of any length (a word can be a megabyte of base64). Short
+ * runs are built from char codes: a subarray and a decoder call cost more than the word. */
 function latin1(b: Uint8Array, start: number, end: number): string {
-  return decoder.decode(b.subarray(start, end));
+  if (end - start > 16) return decoder.decode(b.subarray(start, end));
+  let s = '';
+  for (let i = start; i < end; i++) s += String.fromCharCode(b[i]!);
+  return s;
 }
 
 export function grow(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(capacity);
-  b.set(a.subarray(0, Math.min(a.length, capacity)));
+  // No subarray when growing (the usual case): a view per call is garbage on the commit path.
+  b.set(a.length <= capacity ? a : a.subarray(0, capacity));
   return b;
 }

@@ -114,3 +114,13 @@ export function inRanges(day: number, ranges: readonly DayRange[]): boolean {
   }
   return false;
 }
+
+/**
+ * Whether a question asks for a time: "when did …", "what year …", "how long ago …", "how long
+ * has …" (since when), "how many months passed …". Not "how long does …" (a duration).
+ */
+export function asksForATime(text: string): boolean {
+  return /^\s*when\b|\bwhen (?:did|was|were|is|are|will|does|do|has|have|had)\b|\b(?:what|which) (?:date|day|month|year|week|time)\b|\bhow long (?:ago|has|have|had)\b|\bhow many (?:days|weeks|months|years)\b/i.test(
+    text,
+  );
+}

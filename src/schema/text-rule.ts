@@ -23,9 +23,16 @@ const BOM = '\ufeff';
 
 export type TextKind = 'name' | 'text';
 
+/** Whether `s` holds a lone surrogate. `isWellFormed` (Node 20, workerd, Chromium 111+) is a
+ * native scan: the regex over every body cost ~1 µs each on bulk commits. */
+const hasLoneSurrogate: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (s) => !(s as string & { isWellFormed(): boolean }).isWellFormed()
+    : (s) => LONE_SURROGATE.test(s);
+
 /** Why `s` breaks the rule, or null when it round-trips. */
 export function textProblem(s: string, kind: TextKind): string | null {
-  if (LONE_SURROGATE.test(s)) return 'contains a lone surrogate (not well-formed UTF-16; it has no UTF-8 form)';
+  if (hasLoneSurrogate(s)) return 'contains a lone surrogate (not well-formed UTF-16; it has no UTF-8 form)';
   if (s.charCodeAt(0) === 0xfeff) return 'starts with U+FEFF, which UTF-8 decoders drop as a byte-order mark';
   if (kind === 'name' && s.includes(BOM)) return 'contains U+FEFF (an invisible byte-order mark) in a name';
   return null;

@@ -48,7 +48,10 @@ export class ByteKeyTable {
     if ((this.size + 1) * 2 > this.lengths.length) this.rehash(this.lengths.length * 2);
     const length = end - start;
     this.reserveArena(length);
-    this.arena.set(b.subarray(start, end), this.arenaUsed);
+    // Short keys (words, 64-character hex digests) byte by byte: a subarray view per new key
+    // cost more than the copy.
+    if (length <= 64) for (let i = 0; i < length; i++) this.arena[this.arenaUsed + i] = b[start + i]!;
+    else this.arena.set(b.subarray(start, end), this.arenaUsed);
     this.insert(h, this.arenaUsed, length, value);
     this.arenaUsed += length;
     this.size++;

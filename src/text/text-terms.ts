@@ -28,6 +28,15 @@ const CACHE_LIMIT = 50_000;
 export function wordTerms(word: string): readonly string[] {
   let terms = WORD_TERMS.get(word);
   if (terms !== undefined) return terms;
+  terms = splitWord(word);
+  if (WORD_TERMS.size >= CACHE_LIMIT) WORD_TERMS.clear();
+  WORD_TERMS.set(word, terms);
+  return terms;
+}
+
+/** `wordTerms` without its cache, for callers that remember words themselves (TermPostings:
+ * a second cache of the same words cost a Map insert per new word, and its clearing). */
+export function splitWord(word: string): string[] {
   const out: string[] = [];
   if (ONE_PART_WORD.test(word)) {
     // One part, already lower-case (digits have no case and `stem` leaves them alone): the
@@ -43,10 +52,7 @@ export function wordTerms(word: string): readonly string[] {
     for (const p of parts) if (!STOP.has(p) && p.length <= 64) out.push(stem(p));
     if (parts.length > 1 && whole.length <= 64) out.push(whole);
   }
-  if (WORD_TERMS.size >= CACHE_LIMIT) WORD_TERMS.clear();
-  terms = out;
-  WORD_TERMS.set(word, terms);
-  return terms;
+  return out;
 }
 
 export function textTerms(text: string): string[] {

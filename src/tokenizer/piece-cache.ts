@@ -1,4 +1,5 @@
 import { ByteKeyTable } from '../text/byte-key-table.js';
+import { Utf8Scratch } from '../text/utf8-scratch.js';
 import { asciiScannerFor, NON_ASCII } from './ascii-split.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -44,9 +45,8 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
     encoding: base.encoding,
     count(text: string): number {
       if (!scan) return countByRegex(text, 0);
-      if (scratch.length < text.length * 3) scratch = new Uint8Array(Math.max(text.length * 3, scratch.length * 2));
-      const b = scratch;
-      const n = encoder.encodeInto(text, b).written;
+      const n = scratch.encode(text);
+      const b = scratch.bytes;
       let total = 0;
       for (let p = 0; p < n; ) {
         const end = scan(b, n, p);
@@ -69,10 +69,8 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
   };
 }
 
-const encoder = new TextEncoder();
-/** UTF-8 of the text being counted (3 bytes per UTF-16 unit at most); counting is synchronous,
- * so one buffer serves every counter. */
-let scratch = new Uint8Array(1 << 14);
+/** UTF-8 of the text being counted; counting is synchronous, so one buffer serves every counter. */
+const scratch = new Utf8Scratch();
 
 /** Unicode White_Space, which Rust's `\s` means; JS `\s` differs (it lacks U+0085, adds U+FEFF). */
 const WHITE_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000';

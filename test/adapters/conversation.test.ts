@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fromConversation, isoDate } from '../../src/adapters/chat/conversation.js';
+import { eventDates } from '../../src/adapters/chat/event-dates.js';
 
 const SESSIONS = [
   {
@@ -65,5 +66,47 @@ describe('fromConversation', () => {
     expect(isoDate('2023-05-08T13:56')).toBe('2023-05-08');
     expect(isoDate('8 Smarch 2023')).toBeNull();
     expect(isoDate(undefined)).toBeNull();
+  });
+});
+
+describe('event dates of a turn (meta.when)', () => {
+  // 17 August 2023 was a Thursday.
+  const on = (text: string) => eventDates(text, '2023-08-17');
+  it('resolves relative expressions against the day the turn was said', () => {
+    expect(on('Yesterday I went bowling and got 2 strikes.')).toEqual(['2023-08-16']);
+    expect(on('two days ago I wanted to be alone with nature')).toEqual(['2023-08-15']);
+    expect(on("I'm leaving the day after tomorrow evening.")).toEqual(['2023-08-19']);
+    expect(on("I'll come over tomorrow if that's fine.")).toEqual(['2023-08-18']);
+    expect(on('I won the final last Saturday!')).toEqual(['2023-08-12']);
+    expect(on('I had a great accomplishment this Tuesday!')).toEqual(['2023-08-15']);
+    expect(on('I met back up with my teammates on the 15th after my trip.')).toEqual(['2023-08-15']);
+    expect(on('I met them on the 20th of last year.')).toEqual(['2023-07-20', '2022-01-01/2022-12-31']);
+    expect(on('Last week I had a crazy game.')).toEqual(['2023-08-07/2023-08-13']);
+    expect(on("Let's do it next month when the weather is better.")).toEqual(['2023-09-01/2023-09-30']);
+    expect(on('I painted that lake sunrise last year!')).toEqual(['2022-01-01/2022-12-31']);
+  });
+  it('dates the start of a state that has lasted ("for three years"), not a plan', () => {
+    expect(on("I've had them for 3 years now!")).toEqual(['2020-01-01/2020-12-31']);
+    expect(on('Been playing it for a month now.')).toEqual(['2023-07-01/2023-07-31']);
+    expect(on("I'm going to Toronto for two weeks.")).toEqual([]);
+  });
+  it('names nothing for words without a calendar anchor, or without a parsable session date', () => {
+    expect(on('I took a writing class recently and lately I paint.')).toEqual([]);
+    expect(eventDates('Yesterday I went bowling.', 'someday')).toEqual([]);
+  });
+  it('is written by fromConversation as meta.when', () => {
+    const { transactions } = fromConversation([
+      {
+        date: '1:56 pm on 8 May, 2023',
+        turns: [
+          { speaker: 'Caroline', text: 'I went to a support group yesterday.' },
+          { speaker: 'Melanie', text: 'Wow, tell me more!' },
+        ],
+      },
+    ]);
+    expect(transactions[0]!.nodes!.map((n) => n.meta)).toEqual([
+      { speaker: 'Caroline', session: 1, date: '2023-05-08', when: '2023-05-07' },
+      { speaker: 'Melanie', session: 1, date: '2023-05-08' },
+    ]);
   });
 });

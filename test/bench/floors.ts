@@ -6,7 +6,9 @@
  * - bare DuckDB ingest: the ledger's own rows (its snapshot sections), one Arrow IPC stream per
  *   table into empty tables of a fresh database, in one transaction — no validation, planning,
  *   hashing or token counting;
- * - bare DuckDB step: one multi-statement round trip writing a step's rows as VALUES;
+ * - bare DuckDB step: a step's rows written as the ledger writes them (the transaction row as
+ *   VALUES, three Arrow streams, in one transaction) with none of its work around them; also,
+ *   for comparison, the same rows as VALUES in one multi-statement round trip;
  * - bare DuckDB closure: the working set's closure statement alone, prepared (walk, group
  *   completion and node rows; no neighbourhood parts, tiers, packing or explanation);
  * - in-memory JS BFS: the same bounded closure over adjacency lists built once;
@@ -14,6 +16,7 @@
  */
 import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
+import { commitRowsIPC } from '../../src/ledger/commit-ipc.js';
 import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
 import { closureParams, closureShape, closureStatementSql } from '../../src/sql/closure.js';
@@ -52,6 +55,65 @@ export async function bareStepMs(engine: Engine, step: number, bodies: readonly 
     commitSql(),
   ].join(';\n');
   return (await timed(() => engine.run(sql)))[1];
+}
+
+/**
+ * The same step's rows the way the ledger writes them, without the ledger's work around them:
+ * `BEGIN` and the transaction row as VALUES in one round trip, bodies, nodes and edges as one
+ * Arrow stream each (the ledger's own writer, commit-ipc.ts), `COMMIT` — five statements, four
+ * round trips. Returns ms.
+ */
+export async function bareStepArrowMs(engine: Engine, step: number, bodies: readonly string[]): Promise<number> {
+  const base = 20_000_000 + step * 100;
+  const bodyRows = bodies.map((b, i) => ({
+    bkey: base + i,
+    hash: `h${base + i}`,
+    text: b,
+    tokens: 100,
+    chars: b.length,
+    tx: step,
+  }));
+  const nodeRows = bodies.map((_, i) => ({
+    vkey: base + i,
+    nid: base + i,
+    id: `s${base + i}`,
+    kind: 'message',
+    status: null,
+    authority: 'agent',
+    bkey: base + i,
+    path: null,
+    revision: null,
+    range_start: null,
+    range_end: null,
+    verifier: null,
+    tool: null,
+    role: null,
+    changed: null,
+    meta: null,
+    tx: step,
+    valid_from: step,
+    valid_to: null,
+  }));
+  const edgeRows = Array.from({ length: 12 }, (_, i) => ({
+    ekey: base + i,
+    src: base + (i % 10),
+    dst: base,
+    kind: 'depends_on',
+    tx: step,
+    valid_from: step,
+    valid_to: null,
+  }));
+  const [, ms] = await timed(async () => {
+    await engine.run(
+      `${beginTransactionSql()};
+INSERT INTO floor_transactions VALUES (${2_000_000 + step}, ${step}, 'commit', 10, 12, 0, NULL)`,
+    );
+    await engine.insertIPC('floor_bodies', commitRowsIPC('bodies', bodyRows));
+    await engine.insertIPC('floor_nodes', commitRowsIPC('nodes', nodeRows));
+    await engine.insertIPC('floor_edges', commitRowsIPC('edges', edgeRows));
+    await engine.run(commitSql());
+  });
+  return ms;
 }
 
 /**

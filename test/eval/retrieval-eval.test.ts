@@ -8,6 +8,8 @@ import { parseMusique } from '../../scripts/eval/musique.js';
 import { createOramaBaseline } from '../../scripts/eval/orama-baseline.js';
 import {
   abstainAt,
+  curveThresholds,
+  DEFAULT_THRESHOLDS,
   evaluateLocomo,
   evaluateMusique,
   LEDGER_THRESHOLD,
@@ -43,6 +45,16 @@ describe('metrics', () => {
     expect(percentile(xs, 50)).toBe(5);
     expect(percentile(xs, 95)).toBe(10);
     expect(percentile([], 50)).toBe(0);
+  });
+
+  it("the curve's thresholds: each once, ascending, the ledger's default among them", () => {
+    expect(curveThresholds([0.7, 0.6, 0.6000000001, 0.2])).toEqual(
+      [0.2, 0.6, 0.7, LEDGER_THRESHOLD].sort((a, b) => a - b),
+    );
+    const t = curveThresholds(DEFAULT_THRESHOLDS);
+    expect(new Set(t).size).toBe(t.length);
+    expect(t).toContain(LEDGER_THRESHOLD);
+    expect([...t].sort((a, b) => a - b)).toEqual(t);
   });
 
   it("the threshold curve's rule is the ledger's own: abstain exactly when raw support < threshold", async () => {
@@ -111,7 +123,11 @@ describe('LoCoMo evaluation', () => {
     expect(adversarial.features!.subjectCoverage).toBeLessThan(adversarial.features!.coverage);
     expect(adversarial.status).toBe('abstain');
     expect(r.abstention.category5).toBe(1);
-    expect(r.abstention.curve.map((c) => c.threshold)).toEqual([0.2, 0.3, 0.4, 0.5, 0.6, 0.7]);
+    expect(r.abstention.curve.map((c) => c.threshold)).toEqual(curveThresholds(DEFAULT_THRESHOLDS));
+    // The default threshold's row is the status the ledger reported.
+    const atDefault = r.abstention.curve.find((c) => c.threshold === LEDGER_THRESHOLD)!;
+    expect(atDefault.category5).toBe(r.abstention.category5);
+    expect(atDefault.falseAbstention).toBe(r.abstention.falseAbstention);
     expect(r.questions.find((q) => q.id === 'conv-mini#0')!.ranks.ledger).toEqual([1]);
     for (const s of ['ledger', 'plainBm25', 'oramaBm25', 'oramaHybrid'] as const)
       expect(r.latency[s].p95).toBeGreaterThanOrEqual(r.latency[s].p50);

@@ -53,6 +53,8 @@ describe('names and subjects', () => {
     expect(f.subjectCoverage).toBe(0.5);
     expect(f.otherCoverage).toBe(1);
     expect(f.lacking).toEqual(['charity']);
+    // The critical term: stated about Melanie only, never about Caroline.
+    expect(f.unstated).toEqual([{ term: 'charity', why: 'others' }]);
     // Rises with subject coverage, falls with what is said about someone else; never rises with unseen words.
     expect(f.unseen).toBe(0);
     const at = (subjectCoverage: number, otherCoverage: number, unseen = 0) =>
@@ -83,7 +85,50 @@ describe('retrieval over a conversation (default call)', () => {
     expect(right.status).toBe('supported');
     expect(swapped.status).toBe('abstain');
     expect(swapped.missing[0]!.reason).toMatch(/by caroline/);
+    // It names the word no record by Caroline states, and where the word is.
+    expect(swapped.missing[0]!.reason).toMatch(/: "charity", "race", "realize" are stated only about someone else;/);
     expect(swapped.partial.length).toBeGreaterThan(0);
+  });
+
+  it('critical terms: rarest first, each with why it is not stated about the subject', () => {
+    const idf = new Map([
+      ['grandpa', 3],
+      ['gift', 2],
+      ['necklac', 1.5],
+      ['tim', 1],
+    ]);
+    const f = supportFeatures(idf, new Set(['grandpa']), new Set(), true, [
+      { matched: new Set(['gift', 'tim']), bySubject: true, stated: new Set(['tim']), other: new Set() },
+      { matched: new Set(['necklac']), bySubject: true, stated: new Set(), other: new Set(['necklac']) },
+    ]);
+    expect(f.unstated).toEqual([
+      { term: 'grandpa', why: 'unseen' },
+      { term: 'gift', why: 'unstated' },
+      { term: 'necklac', why: 'others' },
+    ]);
+    // Ties in IDF break by term, so the order is deterministic.
+    const tie = supportFeatures(
+      new Map([
+        ['b', 1],
+        ['a', 1],
+      ]),
+      new Set(),
+      new Set(),
+      false,
+      [],
+    );
+    expect(tie.unstated.map((u) => u.term)).toEqual(['a', 'b']);
+  });
+
+  it("an abstention names the question's word that no valid record holds", async () => {
+    const l = await pool.ledger();
+    for (const tx of fromConversation(CHAT).transactions) await l.commit(tx);
+    const r = await l.retrieve({
+      authority: ['user'],
+      text: 'What did Caroline realize about grandpa after the charity race?',
+    });
+    expect(r.status).toBe('abstain');
+    expect(r.missing[0]!.reason).toContain('"grandpa" is in no valid record');
   });
 
   it('what a person asks is not evidence about them; what is said to them is', async () => {

@@ -63,3 +63,53 @@ describe('the temporal channel (default call)', () => {
     expect(undated.evidence.every((e) => e.channels.temporal === 0)).toBe(true);
   });
 });
+
+describe('event dates in retrieval (meta.when, written by fromConversation)', () => {
+  it('a question naming a day ranks the turn whose words date an event then above one only said then', async () => {
+    const l = await pool.ledger();
+    const chat = [
+      {
+        date: '17 March 2022',
+        turns: [
+          { speaker: 'James', text: 'Reading a novel.' },
+          { speaker: 'John', text: 'Nice, what else is new with you these days?' },
+          { speaker: 'James', text: 'Yesterday I went bowling and got two strikes.' },
+        ],
+      },
+      { date: '20 May 2022', turns: [{ speaker: 'James', text: 'My dog learned a new trick.' }] },
+    ];
+    for (const tx of fromConversation(chat).transactions) await l.commit(tx);
+    const r = await l.retrieve({
+      authority: ['user'],
+      text: 'What was James doing on 16 March, 2022?',
+      supportThreshold: 0,
+    });
+    // Both are dated then and share only the name: BM25 alone ranks the shorter turn first.
+    const entry = (id: string) => r.explanation.find((e) => e.id === id)!;
+    expect(entry('1:3').ranks.temporal).toBe(1);
+    expect(entry('1:1').ranks.temporal).toBe(2);
+    expect(entry('1:3').reasons.join(' ')).toMatch(/tells of an event dated/);
+    expect(entry('1:1').reasons.join(' ')).not.toMatch(/tells of an event/);
+  });
+
+  it('a "when" question prefers the turn that dates what it tells; the same words without "when" do not', async () => {
+    const l = await pool.ledger();
+    const chat = [
+      {
+        date: '2 June 2023',
+        turns: [
+          { speaker: 'Nate', text: 'My turtles are my best friends.' },
+          { speaker: 'Joanna', text: 'So cute! How are they?' },
+          { speaker: 'Nate', text: "I've had my turtles for three years now, the best friends I could ask for." },
+        ],
+      },
+    ];
+    for (const tx of fromConversation(chat).transactions) await l.commit(tx);
+    const ranked = async (text: string) => {
+      const r = await l.retrieve({ authority: ['user'], text, supportThreshold: 0 });
+      return (r.status === 'supported' ? r.evidence : r.partial).map((e) => e.id);
+    };
+    expect((await ranked('When did Nate get his turtles, his best friends?'))[0]).toBe('1:3');
+    expect((await ranked('Are the turtles Nate his best friends?'))[0]).toBe('1:1');
+  });
+});

@@ -1,5 +1,6 @@
 import type { EdgeInput, NodeInput, Transaction } from '../../schema/types.js';
 import { wellFormedName, wellFormedTransaction } from '../well-formed.js';
+import { eventDates } from './event-dates.js';
 
 /** One turn of a conversation: who said it, what they said, and the captions of images they shared. */
 export interface ConversationTurn {
@@ -45,6 +46,10 @@ export interface AdaptedConversation {
  *   say" prefers Caroline's turns over Melanie's turns that merely address her;
  * - `meta.date` (ISO when the session date parses, else as given) and `meta.session`, so a host
  *   reading the evidence can answer "when";
+ * - `meta.when`: the days the turn's relative time expressions name ("yesterday", "last Friday",
+ *   "two weeks ago"), resolved against the session date (event-dates.ts), comma-separated ISO
+ *   dates or `from/to` intervals; absent when it names none. The temporal channel matches a
+ *   question's date against them and a "when" question prefers the turns that have them;
  * - each turn `depends_on` the turn before it in its session: a reply and what it answers, which
  *   the graph channel walks (the answer to a question often sits in the reply to the turn that
  *   shares its words).
@@ -78,6 +83,8 @@ export function fromConversation(
       const meta: Record<string, string | number> = { speaker: String(t.speaker), session: i + 1 };
       const date = iso ?? s.date;
       if (date !== undefined) meta.date = date;
+      const when = iso === null ? [] : eventDates(t.text, iso);
+      if (when.length > 0) meta.when = when.join(',');
       nodes.push({
         id,
         kind: 'message',
