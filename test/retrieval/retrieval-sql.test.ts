@@ -53,7 +53,7 @@ describe('retrieval statements', () => {
         "SELECT ekey, src, dst, kind, valid_from FROM edges WHERE ekey >= 0 ORDER BY ekey LIMIT 10",
         "SELECT bkey, text, tokens FROM bodies WHERE bkey IN (0, 2)",
         "CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[3] NOT NULL)",
-        "SELECT bkey, array_cosine_similarity(vec, [1.000000,0.000000,0]::FLOAT[3])::DOUBLE AS score FROM body_vectors
+        "SELECT bkey, array_cosine_similarity(vec, '[1.000000,0.000000,0]'::FLOAT[3])::DOUBLE AS score FROM body_vectors
       ORDER BY score DESC, bkey LIMIT 2",
         "(SELECT 0 AS a, v.nid, v.revision, v.range_start, v.range_end, NULL::INTEGER AS old FROM nodes v
       WHERE (v.valid_from <= 1 AND (v.valid_to IS NULL OR v.valid_to > 1)) AND v.path = 'src/a.ts' AND (v.range_start IS NULL OR (v.range_start <= 6 AND v.range_end >= 5)) AND v.kind IN ('evidence', 'artifact_revision', 'tool_result', 'verifier_outcome'))
@@ -107,5 +107,23 @@ describe('retrieval statements', () => {
       { bkey: 0, score: 1 },
       { bkey: 2, score: 1 },
     ]);
+  });
+
+  it('read the query vector as the same floats as numeric literals would give', async () => {
+    // The query vector is written as one string cast to FLOAT[d] (cheaper to bind than d
+    // literals); every element must come out as the float the literal list gives.
+    const query = Float32Array.of(0.1234567, -3.5e-12, 7.25e9, -0.5, 1e-20, 0, 2 / 3, -1 / 7);
+    const body = Float32Array.of(1, -2, 3e-9, 0.25, 1e15, -7, 0.1, 9);
+    await engine.run(bodyVectorsTableSql(8));
+    await engine.run(`INSERT INTO body_vectors VALUES (0, [${[...body].join(', ')}]::FLOAT[8])`);
+    const [viaText] = rowsOf<{ score: number }>(await engine.query(cosineTopSql(query, 1)));
+    const digits = Array.from(query, (x) => x.toPrecision(7)).join(',');
+    const [viaList] = rowsOf<{ score: number; same: boolean }>(
+      await engine.query(
+        `SELECT array_cosine_similarity(vec, [${digits}]::FLOAT[8])::DOUBLE AS score, '[${digits}]'::FLOAT[8] = [${digits}]::FLOAT[8] AS same FROM body_vectors`,
+      ),
+    );
+    expect(viaList!.same).toBe(true);
+    expect(viaText!.score).toBe(viaList!.score);
   });
 });
