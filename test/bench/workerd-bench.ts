@@ -12,6 +12,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openLedger } from '../../src/entries/node.js';
+import { ledgerCore } from '../../src/ledger/ledger.js';
 import { bundleWorker, ensureBuiltDist, ROOT, startWorker } from '../workerd/worker-harness.js';
 import { type BenchRow, mib, percentile, targetRow, timed } from './bench-util.js';
 
@@ -50,6 +52,75 @@ async function cpuMs(pids: readonly string[]): Promise<number> {
     ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
   }
   return ticks * 10;
+}
+
+/**
+ * The warm request's three calls in Node, as the bench Worker makes them (one agent step on a
+ * ledger that grows by it): CPU time per call, since workerd's clocks cannot time its parts, and
+ * engine round trips per call (statements and Arrow inserts), counted around the engine.
+ */
+export async function warmRequestInNode(steps = WARM_REQUESTS + 1): Promise<BenchRow[]> {
+  const ledger = await openLedger();
+  try {
+    const engine = ledgerCore(ledger).config.engine;
+    let trips = 0;
+    for (const method of ['query', 'run', 'insertIPC'] as const) {
+      const call = engine[method].bind(engine) as (...args: unknown[]) => Promise<unknown>;
+      (engine as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        trips++;
+        return call(...args);
+      };
+    }
+    const cpu: number[][] = [];
+    const counts: number[][] = [];
+    for (let i = 0; i < steps; i++) {
+      const marks: Array<[NodeJS.CpuUsage, number]> = [[process.cpuUsage(), trips]];
+      const mark = () => marks.push([process.cpuUsage(marks[0]![0]), trips]);
+      const epoch = ledger.lastEpoch + 1;
+      await ledger.commit({
+        epoch,
+        nodes: [
+          { id: `task${i}`, kind: 'task', body: `Step ${i}: fix the status decoding` },
+          { id: `claim${i}`, kind: 'claim', status: 'open', body: `Claim ${i}: byte 4 holds the speed` },
+        ],
+        edges: [{ from: `task${i}`, to: `claim${i}`, kind: 'requires' }],
+      });
+      mark();
+      await ledger.asOf(epoch);
+      mark();
+      await ledger.materialize({ budget: { tokens: 4000 } });
+      mark();
+      if (i === 0) continue; // the first request plans the statements
+      const ms = marks.slice(1).map(([c]) => (c.user + c.system) / 1000);
+      cpu.push([ms[0]!, ms[1]! - ms[0]!, ms[2]! - ms[1]!, ms[2]!]);
+      counts.push(marks.slice(1).map(([, t], k) => t - marks[k]![1]));
+    }
+    const p50 = (k: number) =>
+      Math.round(
+        percentile(
+          cpu.map((c) => c[k]!),
+          50,
+        ) * 100,
+      ) / 100;
+    const trip = (k: number) =>
+      percentile(
+        counts.map((c) => c[k]!),
+        50,
+      );
+    return [
+      { metric: 'the same three calls in Node, CPU p50: all three', value: p50(3), unit: 'ms' },
+      {
+        metric: '  the same, CPU mean (compare with workerd process CPU per warm request)',
+        value: Math.round((cpu.reduce((sum, c) => sum + c[3]!, 0) / cpu.length) * 100) / 100,
+        unit: 'ms',
+      },
+      { metric: `  commit (${trip(0)} engine round trips)`, value: p50(0), unit: 'ms' },
+      { metric: `  asOf (${trip(1)} engine round trips)`, value: p50(1), unit: 'ms' },
+      { metric: `  materialize (${trip(2)} engine round trips)`, value: p50(2), unit: 'ms' },
+    ];
+  } finally {
+    await ledger.close();
+  }
 }
 
 export async function workerdBench(): Promise<BenchRow[]> {
@@ -104,6 +175,7 @@ export async function workerdBench(): Promise<BenchRow[]> {
         memoryLimit: string;
       };
       const afterRss = await workerdRssMiB();
+      const inNode = await warmRequestInNode();
       return [
         {
           metric: 'workerd start to listening (compiles the bundle wasm)',
@@ -140,6 +212,7 @@ export async function workerdBench(): Promise<BenchRow[]> {
           value: Math.round(noopCpu / WARM_REQUESTS),
           unit: 'ms',
         },
+        ...inNode,
         { metric: 'commit 10k bulk nodes inside the isolate (1 transaction)', value: Math.round(ingestMs), unit: 'ms' },
         {
           metric: `DuckDB wasm memory read in the isolate, before the 10k nodes`,
