@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CURRENT_VIEW_MAX_CHARS, readGraphView } from '../../src/ledger/graph-view.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import type { Transaction } from '../../src/schema/types.js';
+import type { NodeInput, Transaction } from '../../src/schema/types.js';
 import { engineOf, indexOf, LedgerPool } from '../helpers/ledgers.js';
 
 /**
@@ -149,5 +150,51 @@ describe('the current graph view kept across commits', () => {
       ],
     });
     await commitAndCompare({ epoch: 12, nodes: [{ id: 'res:5', kind: 'tool_result', body: 'small' }] });
+  });
+});
+
+describe('the current graph view under random steps', () => {
+  it('equals the engine after every step, accepted or refused', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(1_000_000), { minLength: 20, maxLength: 40 }), async (draws) => {
+        const own = await pool.ledger(1);
+        const sql = async () => JSON.stringify(await readGraphView(engineOf(own), own.lastEpoch, indexOf(own)));
+        const ids: string[] = [];
+        const pick = (d: number) => ids[d % ids.length]!;
+        let n = 0;
+        for (const d of draws) {
+          const epoch = own.lastEpoch + (d % 2);
+          const op = d % 7;
+          const kinds = ['task', 'claim', 'action', 'tool_result', 'evidence', 'artifact_revision'] as const;
+          const kind = kinds[(d >> 3) % kinds.length]!;
+          const id = `${kind}:${n++}`;
+          const node: NodeInput = {
+            id,
+            kind,
+            ...(kind === 'claim' || kind === 'action' ? { status: 'open' } : {}),
+            ...(kind === 'evidence' || kind === 'artifact_revision'
+              ? { path: `f${d % 3}.c`, revision: `r${n}`, ...(kind === 'evidence' ? { range: [1, 1 + (d % 50)] } : {}) }
+              : {}),
+            ...(d % 5 === 0 ? {} : { body: `body ${d % 11}` }),
+          } as NodeInput;
+          const tx: Transaction =
+            op === 0 && ids.length > 0
+              ? { epoch, transitions: [{ id: pick(d >> 5), status: 'resolved' }] }
+              : op === 1 && ids.length > 1
+                ? { epoch, nodes: [node], edges: [{ from: id, to: pick(d >> 5), kind: 'supersedes' }] }
+                : op === 2 && ids.length > 0
+                  ? { epoch, nodes: [node], edges: [{ from: pick(d >> 5), to: id, kind: 'requires' }] }
+                  : { epoch, nodes: [node] };
+          const accepted = await own.commit(tx).then(
+            () => true,
+            () => false,
+          );
+          if (accepted) ids.push(id);
+          if (op === 3 && own.lastTx > 1) await own.archive(1 + (d % own.lastTx)).catch(() => undefined);
+          expect(JSON.stringify(await own.asOf(own.lastEpoch))).toBe(await sql());
+        }
+      }),
+      { numRuns: 15, seed: 1211 },
+    );
   });
 });
