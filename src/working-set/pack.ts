@@ -25,7 +25,8 @@ export interface PackResult {
  * Calls, actions and every other member stay whole, so a call is never shown without its
  * (possibly excerpted) result. A body already packed costs only its reference (`refTokens`), so
  * each body is paid for once; so does a tool result whose lines are all carried by evidence
- * already packed whole (a file view and the exact range cut from it). An excerpt pays for no
+ * already packed whole (a file view and the exact range cut from it); a member paid whole before
+ * its carriers were packed is charged back down to a reference once they are. An excerpt pays for no
  * body: the same output elsewhere is still paid whole. Pure and deterministic.
  */
 export function packUnits(
@@ -95,8 +96,31 @@ export function packUnits(
     for (const m of fresh) if (!cut?.has(m.nid)) paid.add(m.bodyHash!);
     for (const [nid, ex] of cut ?? []) cuts.set(nid, ex);
     // An excerpted member carries no other node's body (a view is not covered by an excerpt).
-    for (const m of unit.members) if (!cut?.has(m.nid)) packed.add(m.nid);
+    for (const m of unit.members) {
+      if (cut?.has(m.nid)) continue;
+      packed.add(m.nid);
+      if (m.bodyHash !== null) sharing.set(m.bodyHash, (sharing.get(m.bodyHash) ?? 0) + 1);
+    }
+    for (const m of fresh) if (!cut?.has(m.nid) && coveredBy.has(m.nid)) paidWhole.push(m);
+    refund();
     return true;
+  };
+  // A member paid whole before the nodes that carry its body were packed (the current action's
+  // output, packed before the view cut from it; a range packed before the wider view holding it)
+  // is shown as a reference once they all are: what it was charged beyond a reference goes back
+  // to the budget. Not when another packed member shares its body (that one relies on it).
+  const sharing = new Map<string, number>();
+  const paidWhole: Candidate[] = [];
+  const refund = () => {
+    for (let i = paidWhole.length - 1; i >= 0; i--) {
+      const m = paidWhole[i]!;
+      if (!coveredBy.get(m.nid)!.every((e) => packed.has(e))) continue;
+      paidWhole.splice(i, 1);
+      if (m.tokens <= refTokens || sharing.get(m.bodyHash!)! > 1) continue;
+      tokens -= m.tokens - refTokens;
+      chars -= m.body?.length ?? 0;
+      paid.delete(m.bodyHash!);
+    }
   };
   // Whole units first, in order, the recency fill (ranked units no relevance signal placed: they
   // come last in the order) aside; then excerpts of the relevance-placed units left out; then the
