@@ -12,7 +12,7 @@ import type { TokenCounter } from '../tokenizer/token-counter.js';
 import { materialize } from '../working-set/materialize.js';
 import type { MaterializeRequest } from '../working-set/types.js';
 import type { WorkingSet } from '../working-set/working-set.js';
-import { readGraphView } from './graph-view.js';
+import { CurrentGraphView, readGraphView } from './graph-view.js';
 import { expandLedgerConfig, type LedgerSetup } from './ledger-config.js';
 import { createCore, type LedgerCore } from './ledger-core.js';
 import type { LedgerIndex } from './ledger-index.js';
@@ -38,12 +38,16 @@ export class Ledger {
    * derived, never in snapshots. Commits made before the facade existed (a restore's log
    * replay) are read from the tables by the first retrieval. */
   readonly #retrieval: { index: RetrievalIndex; vectors: BodyVectors | null };
+  /** What `asOf` answers at the last epoch, kept in step with commits once it has been read. */
+  readonly #currentView = new CurrentGraphView();
 
   private constructor(core: LedgerCore) {
     this.#core = core;
     const index = new RetrievalIndex();
     this.#retrieval = { index, vectors: null };
     core.hooks.push({ committed: (plan) => index.onCommit(plan.bodies, plan.edges) });
+    const view = this.#currentView;
+    core.hooks.push({ committed: (plan) => view.onCommit(plan, core.index) });
   }
 
   static {
@@ -102,7 +106,7 @@ export class Ledger {
     const core = this.#core;
     return core.queue.run(() => {
       assertEpoch(epoch);
-      return readGraphView(core.config.engine, epoch, core.index.lastEpoch);
+      return readGraphView(core.config.engine, epoch, core.index, this.#currentView);
     });
   }
 

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine/engine.js';
 import type { ChannelScores } from '../rerank/fuse.js';
 import type { Embedder } from '../text/hashed-embedder.js';
+import type { BodyVectors } from './body-vectors.js';
 import type { ChannelHits } from './channel.js';
 import { queryNames, queryPhrases } from './entities.js';
 import { exactChannel, type MissingEvidence } from './exact-channel.js';
@@ -48,6 +49,7 @@ export async function gatherCandidates(
   explicitSeeds: readonly number[],
   embedder: Embedder,
   nidOf: (id: string) => number | undefined,
+  vectors: BodyVectors | null,
 ): Promise<Candidates> {
   const on = q.channels;
   // At the last epoch or later every node's latest version is the valid one: exact lookups need
@@ -57,7 +59,7 @@ export async function gatherCandidates(
   const names = q.text === null ? [] : queryNames(q.text);
   const nodeOf = (n: number) => ledger.byNid[n];
   const lexical = on.has('lexical') ? lexicalChannel(index, visible, nodeOf, q, names) : NO_LEXICAL;
-  const vector = on.has('vector') ? await vectorChannel(engine, q, embedder, index, visible, nidOf) : new Map();
+  const vector = on.has('vector') ? await vectorChannel(vectors, q, embedder, index, visible, nidOf) : new Map();
   const temporal = on.has('temporal') ? temporalChannel(index, visible, nodeOf, q) : NO_TEMPORAL;
   // HippoRAG-style entity seeds: when the question names entities the ledger has records about
   // (by path: `wiki/Hello Love (song)` for "Hello Love"), the walk restarts at those records

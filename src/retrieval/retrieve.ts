@@ -52,16 +52,24 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
   const nodeOf = (n: number) => ctx.ledger.byNid[n];
   // Vectors are read when a query vector is given or the embedder is semantic (a lexical one
   // embeds no query text); host scores replace the channel.
-  if (
-    q.channels.has('vector') &&
-    q.scores === null &&
-    (q.vector !== null || (q.text !== null && !ctx.embedder.lexical))
-  )
-    await ctx.vectors();
+  const vectors =
+    q.channels.has('vector') && q.scores === null && (q.vector !== null || (q.text !== null && !ctx.embedder.lexical))
+      ? await ctx.vectors()
+      : null;
 
   const explicitSeeds = named.map(({ id }) => ctx.nidOf(id)!).filter(isVisible);
   const seeds = new Set(explicitSeeds);
-  const found = await gatherCandidates(engine, ctx.ledger, index, visible, q, explicitSeeds, ctx.embedder, ctx.nidOf);
+  const found = await gatherCandidates(
+    engine,
+    ctx.ledger,
+    index,
+    visible,
+    q,
+    explicitSeeds,
+    ctx.embedder,
+    ctx.nidOf,
+    vectors,
+  );
   const statusAt = (n: number) => visible.versions.get(n)?.status ?? nodeOf(n)?.status ?? null;
   const claimNids = q.claims.map((id) => ({ id, nid: ctx.nidOf(id)! }));
   const required = requiredSupport(

@@ -1,20 +1,18 @@
-import type { Engine } from '../engine/engine.js';
-import { rowsOf } from '../engine/rows.js';
 import { LedgerError } from '../errors.js';
-import { cosineTopSql } from '../sql/retrieval-sql.js';
 import type { Embedder } from '../text/hashed-embedder.js';
+import type { BodyVectors } from './body-vectors.js';
 import { addHit, type ChannelHits } from './channel.js';
 import type { ResolvedQuery } from './query.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
 
 /**
- * Cosine similarity over body vectors (brute force `array_cosine_similarity`; the vss HNSW index
- * needs a downloadable extension): the best `perChannel` visible bodies, each with the visible
- * records carrying it. Host-supplied scores replace it when given; query text is embedded only by
- * a semantic embedder (see `Embedder.lexical`).
+ * Cosine similarity over body vectors (brute force, body-vectors.ts; the vss HNSW index needs a
+ * downloadable extension): the best `perChannel` visible bodies, each with the visible records
+ * carrying it. Host-supplied scores replace it when given; query text is embedded only by a
+ * semantic embedder (see `Embedder.lexical`).
  */
 export async function vectorChannel(
-  engine: Engine,
+  vectors: BodyVectors | null,
   q: ResolvedQuery,
   embedder: Embedder,
   index: RetrievalIndex,
@@ -38,16 +36,10 @@ export async function vectorChannel(
       reason: `expected ${embedder.dimensions} dimensions (${embedder.name})`,
     });
   }
-  // Ranked over all bodies, filtered to the visible ones; widened until enough are visible.
-  for (let limit = q.perChannel * 2; ; limit *= 4) {
-    const rows = rowsOf<{ bkey: number; score: number }>(await engine.query(cosineTopSql(vector, limit)));
-    const seen = rows.filter((r) => r.bkey < visible.bodies.length && visible.bodies[r.bkey]! > 0);
-    if (seen.length >= q.perChannel || rows.length < limit) {
-      for (const r of seen.slice(0, q.perChannel))
-        if (r.score > 0)
-          for (const nid of index.recordsOf(r.bkey, visible))
-            addHit(hits, nid, r.score, `cosine ${r.score.toFixed(3)}`);
-      return hits;
-    }
-  }
+  // Only visible bodies are scored: the same bodies the statement this replaced returned (it
+  // ranked all bodies, then kept the first `perChannel` visible ones), without widening.
+  if (!vectors) return hits;
+  for (const r of vectors.top(vector, q.perChannel, visible.bodies))
+    for (const nid of index.recordsOf(r.bkey, visible)) addHit(hits, nid, r.score, `cosine ${r.score.toFixed(3)}`);
+  return hits;
 }

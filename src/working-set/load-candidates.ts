@@ -57,21 +57,19 @@ export async function loadCandidates(
   const shape = closureShape(closure, lastEpoch);
   const name = `working_set_${shape.current ? 'current' : 'as_of'}_${shape.defaultRoots ? 'default' : 'given'}_roots`;
   const table = await queryPrepared(engine, name, workingSetSql(shape), closureParams(shape, closure));
-  // Read column-wise: a long session's walk reaches tens of thousands of nodes that the beam cut,
-  // and building an object per row for them cost ~10 µs a row; only candidates become objects.
+  // Read column-wise, and only candidates become objects (building one per row cost ~10 µs a
+  // row); the tens of thousands of nodes a long session's beam cuts come as one list of nids.
   const col = (n: string) => table.getChild(n)!;
   const parts = col('part').toArray() as Int32Array;
   const nids = col('nid').toArray() as Int32Array;
   const hopCol = col('hop');
   const beyondCol = col('beyond');
-  const candidateCol = col('candidate');
   const srcs = col('src').toArray() as Int32Array;
   const dsts = col('dst').toArray() as Int32Array;
   const edgeKinds = col('edge_kind');
   const srcStatus = col('src_status');
   const nodeNames = CANDIDATE_COLUMNS;
   const nodeColumns = nodeNames.map((n) => table.getChild(n));
-  // Completion-only rows (no hop) sort last: the walk's rows are a prefix of the node part.
   const candidates = new Map<number, Candidate>();
   const beyondBound: CandidateGraph['beyondBound'] = [];
   const inner: CandidateEdge[] = [];
@@ -86,11 +84,6 @@ export async function loadCandidates(
       const walked = hopCol.isValid(i);
       const beyond = beyondCol.get(i) === true;
       if (walked && beyond) graphTruncated = true;
-      if (candidateCol.get(i) !== true) {
-        // Ids come from the ledger's in-memory index: no query for records that are only named.
-        beyondBound.push({ nid, id: idOf(nid) ?? String(nid) });
-        continue;
-      }
       const row: Record<string, unknown> = {};
       for (let c = 0; c < nodeNames.length; c++) row[nodeNames[c]!] = nodeColumns[c]?.get(i) ?? null;
       candidates.set(
@@ -116,6 +109,11 @@ export async function loadCandidates(
       });
     } else if (part === CUT) {
       cut = col('cut').get(i) === true;
+      // Nodes a level's beam cut and the completion did not add, named only. Ids come from the
+      // ledger's in-memory index: no query for them. (Their order is free: explain sorts by id.)
+      const namedOnly = (col('named_only').get(i) as { toArray(): Int32Array } | null)?.toArray() ?? [];
+      for (const nid of namedOnly) beyondBound.push({ nid, id: idOf(nid) ?? String(nid) });
+      if (namedOnly.length > 0) graphTruncated = true;
     }
   }
   closed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

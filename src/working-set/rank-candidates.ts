@@ -97,7 +97,46 @@ function carriedBodies(graph: CandidateGraph, refCost: number): Map<number, numb
     if (rev.body === null || call.body === null || rev.bodyHash === call.bodyHash || rev.tokens <= refCost) continue;
     if (call.body.includes(rev.body) && !coveredBy.has(rev.nid)) coveredBy.set(rev.nid, [call.nid]);
   }
+  for (const [inner, outer] of containedRanges(graph, refCost)) coveredBy.set(inner, [outer]);
   return coveredBy;
+}
+
+/**
+ * File ranges that a larger view of the same file shows line for line (a `sed -n 40,60p` after a
+ * `cat` of the file, the function the agent looked at again): inner nid → the smallest such view.
+ * Once that view is packed whole the range shows no line of its own, so it costs a reference —
+ * the lines are compared, not assumed from the revision, so the reference is exact.
+ */
+function containedRanges(graph: CandidateGraph, refCost: number): Map<number, number> {
+  const byPath = new Map<string, Candidate[]>();
+  for (const c of graph.candidates.values()) {
+    if (c.kind !== 'evidence' || c.range === null || c.path === null || c.body === null) continue;
+    byPath.set(c.path, [...(byPath.get(c.path) ?? []), c]);
+  }
+  const out = new Map<number, number>();
+  const width = (c: Candidate) => c.range![1] - c.range![0];
+  for (const views of byPath.values()) {
+    if (views.length < 2) continue;
+    // Smallest enclosing view first, then the older node: deterministic.
+    views.sort((a, b) => width(a) - width(b) || a.nid - b.nid);
+    const lines = new Map<number, string[]>();
+    const linesOf = (c: Candidate) => lines.get(c.nid) ?? lines.set(c.nid, c.body!.split('\n')).get(c.nid)!;
+    for (const inner of views) {
+      if (inner.tokens <= refCost) continue;
+      const [from, to] = inner.range!;
+      const outer = views.find(
+        (o) =>
+          width(o) > width(inner) &&
+          o.range![0] <= from &&
+          o.range![1] >= to &&
+          linesOf(o)
+            .slice(from - o.range![0], to - o.range![0] + 1)
+            .join('\n') === inner.body,
+      );
+      if (outer !== undefined) out.set(inner.nid, outer.nid);
+    }
+  }
+  return out;
 }
 
 /** What the ranked tiers are ranked against: the text of the open tasks, steering, unresolved

@@ -144,10 +144,12 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
   // Open work's own paths count even when no ranked unit holds them: a command may still name them.
   const out = new Set<string>(query.paths);
   const text = `${query.text}\n${query.focus ?? ''}`;
+  // A path is tested once, however many members hold it (a long session views a file many times).
+  const unnamed = new Set<string>();
   for (const u of pool) {
     for (const m of u.members) {
       const p = m.path;
-      if (p === null || out.has(p)) continue;
+      if (p === null || out.has(p) || unnamed.has(p)) continue;
       if (query.paths.has(p)) {
         out.add(p);
         continue;
@@ -161,6 +163,7 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
         (/\.\w+$/.test(base) && text.includes(base))
       )
         out.add(p);
+      else unnamed.add(p);
     }
   }
   return out;
@@ -197,20 +200,36 @@ function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: stri
   const docs = new Map<string, { counts: Map<string, number>; length: number }>();
   for (const u of pool)
     for (const m of u.members) if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, bodyTerms(m));
-  const df = new Map<string, number>();
-  for (const d of docs.values()) for (const q of query) if (d.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
+  // A query holds every open claim's words (~1k terms on a long session) and a body a few hundred:
+  // each body's matches are found from the smaller side, then summed in query order, so the
+  // floating-point sums are the ones a loop over the query terms gives.
+  const position = new Map(query.map((q, i) => [q, i]));
+  const matches = new Map<string, number[]>();
+  const df = new Array<number>(query.length).fill(0);
+  for (const [hash, d] of docs) {
+    const hits: number[] = [];
+    if (d.counts.size < query.length) {
+      for (const t of d.counts.keys()) {
+        const i = position.get(t);
+        if (i !== undefined) hits.push(i);
+      }
+      hits.sort((a, b) => a - b);
+    } else {
+      for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) hits.push(i);
+    }
+    for (const i of hits) df[i]!++;
+    matches.set(hash, hits);
+  }
   let total = 0;
   for (const d of docs.values()) total += d.length;
   const avg = total / Math.max(1, docs.size);
+  const idf = df.map((n) => Math.log(1 + (docs.size - n + 0.5) / (n + 0.5)));
   const scoreOf = new Map<string, number>();
   for (const [hash, d] of docs) {
     let score = 0;
-    for (const q of query) {
-      const f = d.counts.get(q);
-      if (f === undefined) continue;
-      const n = df.get(q)!;
-      const idf = Math.log(1 + (docs.size - n + 0.5) / (n + 0.5));
-      score += (idf * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / Math.max(1, avg)));
+    for (const i of matches.get(hash)!) {
+      const f = d.counts.get(query[i]!)!;
+      score += (idf[i]! * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / Math.max(1, avg)));
     }
     scoreOf.set(hash, score);
   }

@@ -19,11 +19,17 @@ import { openNodeEngine } from '../../src/engine/open-node.js';
 import { commitRowsIPC } from '../../src/ledger/commit-ipc.js';
 import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
-import { closureParams, closureShape, closureStatementSql } from '../../src/sql/closure.js';
+import {
+  type ClosureShape,
+  closureParams,
+  closureShape,
+  closureStatementSql,
+  workingSetSql,
+} from '../../src/sql/closure.js';
 import { stringLiteral } from '../../src/sql/literals.js';
 import { queryPrepared } from '../../src/sql/prepared.js';
 import { beginTransactionSql, commitSql } from '../../src/sql/transaction-sql.js';
-import { timed } from './bench-util.js';
+import { timed, timedCpu } from './bench-util.js';
 
 /** Opens a fresh database with the ledger's tables, ingests the sections, returns ms (incl. open). */
 export async function bareIngestMs(sections: ReadonlyMap<string, Uint8Array>): Promise<number> {
@@ -141,17 +147,35 @@ export async function createFloorTables(engine: Engine): Promise<void> {
 /**
  * The working set's closure statement alone, as materialize runs it (prepared, at the last
  * epoch, default roots and bounds: 6 hops, 128 nodes a level) — no edges, closed neighbours,
- * frontier check, ranking, packing or explanation.
+ * frontier check, ranking, packing or explanation. Wall and CPU ms.
  */
-export async function bareClosureMs(ledger: Ledger): Promise<number> {
+export async function bareClosureMs(ledger: Ledger): Promise<[number, number]> {
+  return preparedMs(ledger, 'bench_closure_floor', closureStatementSql);
+}
+
+/**
+ * The whole working-set statement materialize sends (closure, edges, closed neighbours, frontier
+ * check), prepared as materialize runs it, without reading its rows into candidates: the engine's
+ * share of a materialize call. Wall and CPU ms.
+ */
+export async function workingSetStatementMs(ledger: Ledger): Promise<[number, number]> {
+  return preparedMs(ledger, 'bench_working_set', workingSetSql);
+}
+
+async function preparedMs(
+  ledger: Ledger,
+  name: string,
+  statement: (shape: ClosureShape) => string,
+): Promise<[number, number]> {
   const q = { epoch: ledger.lastEpoch, roots: 'default' as const, authority: null, hops: 6, maxNodes: 128 };
   const shape = closureShape(q, ledger.lastEpoch);
   const engine = ledgerCore(ledger).config.engine;
-  const run = () => queryPrepared(engine, 'bench_closure_floor', closureStatementSql(shape), closureParams(shape, q));
+  const run = () => queryPrepared(engine, name, statement(shape), closureParams(shape, q));
   // Run as text, then prepared: timed as materialize runs it from its second call, by name.
   await run();
   await run();
-  return (await timed(run))[1];
+  const [, wall, cpu] = await timedCpu(run);
+  return [wall, cpu];
 }
 
 /** Adjacency lists of the valid edges, built once (not timed). */

@@ -2,7 +2,7 @@ import { createOramaBaseline } from '../../scripts/eval/orama-baseline.js';
 import { openLedger } from '../../src/entries/node.js';
 import { ALL_CHANNELS, type RetrievalQuery } from '../../src/retrieval/query.js';
 import { hashedTrigramEmbedder } from '../../src/text/hashed-embedder.js';
-import { type BenchRow, percentile, rssMiB, sample, targetRow, timed } from './bench-util.js';
+import { type BenchRow, percentile, rssMiB, sample, targetRow, timed, timedCpu } from './bench-util.js';
 import { sessionGraph } from './session-graph.js';
 
 /**
@@ -83,12 +83,27 @@ export async function retrievalBench(sizes: readonly number[] = [10_000, 100_000
         });
       rows.push({ metric: `  p95 (${lat.length} runs)`, value: percentile(lat, 95), unit: 'ms' });
     }
-    const withVector = await sample(() => ledger.retrieve({ ...base, vector }), { maxRuns: 20 });
-    rows.push({
-      metric: `retrieve total with a host-supplied query vector (the vector channel runs) p50, ${records} records`,
-      value: percentile(withVector, 50),
-      unit: 'ms',
-    });
+    // Every channel doing work: the same request with a query vector. A target row too (it is the
+    // all-channel case), with its CPU time beside the wall time (the machine is shared).
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    const start = performance.now();
+    while (wall.length < 20 && (wall.length < 5 || performance.now() - start < 4000)) {
+      const [, w, c] = await timedCpu(() => ledger.retrieve({ ...base, vector }));
+      wall.push(w);
+      cpu.push(c);
+    }
+    rows.push(
+      targetRow(
+        `retrieve total with a host-supplied query vector (the vector channel runs) p50, ${records} records`,
+        percentile(wall, 50),
+        'ms',
+        limit,
+        true,
+      ),
+    );
+    rows.push({ metric: `  p95 (${wall.length} runs)`, value: percentile(wall, 95), unit: 'ms' });
+    rows.push({ metric: '  p50, CPU time', value: percentile(cpu, 50), unit: 'ms' });
     rows.push({ metric: `  process RSS after ${records} records (incl. Orama)`, value: rssMiB(), unit: 'MiB' });
     await ledger.close();
   }

@@ -110,9 +110,6 @@ describe('working-set statement', () => {
         c.role, c.meta, c.valid_from, b.hash AS body_hash, b.text AS body, b.tokens AS tokens
       FROM c LEFT JOIN bodies b ON b.bkey = c.bkey
       UNION ALL BY NAME
-      SELECT 0 AS part, w.nid::INTEGER AS nid, w.hop::INTEGER AS hop, w.tx::INTEGER AS tx, true AS beyond, false AS candidate
-      FROM walked w WHERE w.beyond AND w.nid NOT IN (SELECT nid FROM units)
-      UNION ALL BY NAME
       SELECT 1 AS part, e.ekey, e.src::INTEGER AS src, e.dst::INTEGER AS dst, e.kind AS edge_kind, s.status AS src_status
       FROM edges e JOIN units u ON u.nid = e.dst
       JOIN nodes s ON s.nid = e.src AND s.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], s.authority))
@@ -129,7 +126,7 @@ describe('working-set statement', () => {
         SELECT 1 FROM walked l JOIN edges e ON e.src = l.nid AND e.valid_to IS NULL
         JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], d.authority))
         WHERE l.hop = $hops::INTEGER AND e.dst NOT IN (SELECT nid FROM walked)
-      ) AS cut
+      ) AS cut, (SELECT list(w.nid::INTEGER) FROM walked w WHERE w.beyond AND w.nid NOT IN (SELECT nid FROM units)) AS named_only
       ORDER BY part, hop NULLS LAST, tx DESC, nid DESC, ekey"
     `);
   });
@@ -196,5 +193,26 @@ describe('working-set statement', () => {
     const rows = await run({ epoch: 1, maxNodes: 2 });
     expect(rows.filter((r) => r.includes('beyond'))).toEqual([]);
     expect(rows).toEqual(expect.arrayContaining(['node d@2', 'node e@2']));
+  });
+
+  it('names the nodes a beam cut once, as a list on the cut row, and sends rows only for candidates', async () => {
+    // Level 1 is c and b (same tx, the higher nid first): one place, so b is reached, not walked.
+    const query: BoundedClosureQuery = { epoch: 1, roots: [nid('a')], authority: null, hops: 6, maxNodes: 1 };
+    const shape = closureShape(query, ledger.lastEpoch);
+    const rows = rowsOf<Row & { named_only: number[] | null }>(
+      await engineOf(ledger).query(inlineParams(workingSetSql(shape), closureParams(shape, query))),
+    );
+    expect(
+      rows.filter((r) => r.part === 0).map((r) => `${idOf(r.nid)}@${r.hop}${r.candidate ? '' : ' named'}`),
+    ).toEqual(['a@0', 'c@1', 'e@2']);
+    const cutRow = rows.find((r) => r.part === 3)!;
+    expect([...(cutRow.named_only ?? [])].map(idOf)).toEqual(['b']);
+    // Without a cut the list is empty (no named-only rows either way).
+    const all = rowsOf<Row & { named_only: number[] | null }>(
+      await engineOf(ledger).query(
+        inlineParams(workingSetSql(shape), closureParams(shape, { ...query, maxNodes: 128 })),
+      ),
+    );
+    expect([...(all.find((r) => r.part === 3)!.named_only ?? [])]).toEqual([]);
   });
 });
