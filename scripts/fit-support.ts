@@ -23,12 +23,14 @@ interface Row {
   x: number[];
 }
 
-const FEATURES = ['subjectCoverage', 'otherCoverage', 'coverage', 'unseen'] as const;
+const FEATURES = ['subjectCoverage', 'otherCoverage', 'coverage', 'unseen', 'inference'] as const;
 /** Columns the model uses (intercept, subjectCoverage, otherCoverage): `coverage` added nothing
  * held out, and `unseen` acts only through the hard rule (UNSEEN_LIMIT); fitted as a model input
  * it took a positive weight, support rising with words the ledger never saw. */
 const MODEL_COLUMNS = 3;
 const UNSEEN = 1 + FEATURES.indexOf('unseen');
+const INFERENCE = 1 + FEATURES.indexOf('inference');
+const OTHER = 1 + FEATURES.indexOf('otherCoverage');
 
 export function rowsOf(report: {
   locomo: {
@@ -48,11 +50,17 @@ export function rowsOf(report: {
       conv: q.id.split('#')[0]!,
       category: q.category,
       label: q.category !== 5 ? 1 : 0,
-      x: [1, ...FEATURES.map((f) => q.features![f]!)],
+      x: [1, ...FEATURES.map((f) => q.features![f] ?? 0)],
     }));
 }
 
-export function fitLogistic(rows: readonly Row[], iterations = 4000, rate = 1): number[] {
+/**
+ * Fitted on the questions asking for a stated fact: an inference question ("would … likely") is
+ * scored without `otherCoverage` (src/rerank/support.ts) and was never made unanswerable by moving
+ * a fact, so it says nothing about that weight.
+ */
+export function fitLogistic(all: readonly Row[], iterations = 4000, rate = 1): number[] {
+  const rows = all.filter((r) => r.x[INFERENCE] !== 1);
   const w = new Array<number>(MODEL_COLUMNS).fill(0);
   for (let it = 0; it < iterations; it++) {
     const g = new Array<number>(w.length).fill(0);
@@ -99,9 +107,12 @@ export function kindOf(conv: LocomoConversation, question: string, gold: readonl
 
 function predict(w: readonly number[], x: readonly number[]): number {
   let z = 0;
-  for (let j = 0; j < w.length; j++) z += x[j]! * w[j]!;
+  for (let j = 0; j < w.length; j++) if (!(j === OTHER && x[INFERENCE] === 1)) z += x[j]! * w[j]!;
   return 1 / (1 + Math.exp(-z));
 }
+
+/** The support.ts hard rule: most of a stated-fact question in no record abstains, whatever the model says. */
+const hardRule = (r: Row) => r.x[UNSEEN]! > UNSEEN_LIMIT && r.x[INFERENCE] !== 1;
 
 if (process.argv[2] !== undefined) {
   const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -111,14 +122,14 @@ if (process.argv[2] !== undefined) {
   for (const c of convs) {
     const w = fitLogistic(rows.filter((r) => r.conv !== c));
     // The hard rule (support.ts) abstains whatever the model says.
-    for (const r of rows) if (r.conv === c) held.set(r, r.x[UNSEEN]! > UNSEEN_LIMIT ? 0 : predict(w, r.x));
+    for (const r of rows) if (r.conv === c) held.set(r, hardRule(r) ? 0 : predict(w, r.x));
   }
   // A fixed split as well: fit and choose the 10%-false-abstention threshold on the first half of
   // the conversations, then report both halves with that model and threshold.
   const fitConvs = new Set(convs.slice(0, Math.ceil(convs.length / 2)));
   const fitRows = rows.filter((r) => fitConvs.has(r.conv));
   const ws = fitLogistic(fitRows);
-  const score = (r: Row) => (r.x[UNSEEN]! > UNSEEN_LIMIT ? 0 : predict(ws, r.x));
+  const score = (r: Row) => (hardRule(r) ? 0 : predict(ws, r.x));
   const fitAnswerable = fitRows
     .filter((r) => r.category !== 5)
     .map(score)

@@ -337,6 +337,7 @@ export async function evaluateLocomo(
                   subjectCoverage: round(raw.features.subjectCoverage),
                   otherCoverage: round(raw.features.otherCoverage),
                   unseen: round(raw.features.unseen),
+                  inference: raw.features.inference ?? 0,
                 },
           ranks: Object.fromEntries(
             systems.map((s) => [s, q.evidence.map((g) => lists[s]!.indexOf(g) + 1 || null)]),

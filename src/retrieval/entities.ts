@@ -89,11 +89,14 @@ export function pathSubject(path: string): string {
 }
 
 const SECOND_PERSON = /\b(you|your|yours|yourself|you're|you've|you'd|you'll)\b/iu;
+const FIRST_PERSON = /\b(i|me|my|mine|myself|we|us|our|ours|ourselves)\b/iu;
 
 /**
  * Of `terms`, those the text states, by whom the statement is about: `listener`, in statements
  * that address the listener ("your race went great" said *to* someone is about them); `speaker`,
- * in the other statements (about the speaker, or the world as the speaker tells it). Sentences are
+ * in the other statements (about the speaker, or the world as the speaker tells it), including
+ * those that address the listener but speak in the first person ("I took a writing class, wanted
+ * to tell you" is the speaker's news). Sentences are
  * split at `.`, `!`, `?` and line breaks; a sentence ending in `?` is a question and states
  * nothing: a speaker who asks "what got you into running?" says nothing about their own running.
  * Pure.
@@ -107,7 +110,7 @@ export function statementTerms(
   for (const m of text.matchAll(/[^.!?\n]+[.!?]*/gu)) {
     const sentence = m[0].trim();
     if (sentence.endsWith('?')) continue;
-    const about = SECOND_PERSON.test(sentence) ? listener : speaker;
+    const about = SECOND_PERSON.test(sentence) && !FIRST_PERSON.test(sentence) ? listener : speaker;
     for (const t of textTerms(sentence)) if (terms.has(t)) about.add(t);
   }
   return { speaker, listener };
@@ -120,4 +123,22 @@ export function statementTerms(
 export function statedTerms(text: string, terms: ReadonlySet<string>, addressed = false): Set<string> {
   const { speaker, listener } = statementTerms(text, terms);
   return addressed ? listener : new Set([...speaker, ...listener]);
+}
+
+/**
+ * Words that make a question ask for an inference ("Would Caroline likely enjoy Vivaldi?", "What
+ * might John's financial status be?") rather than for something a record states.
+ */
+const INFERENCE = /\b(would|likely|might|potentially|probably|could)\b/iu;
+
+/** Framing words of an inference question: not content a record would have to state. */
+export const INFERENCE_FRAMING = ['likely', 'might', 'potentially', 'probably'] as const;
+
+/**
+ * Whether the question asks for an inference from what the ledger holds about its subject, not for
+ * a stated fact: its words are the asker's, not the evidence's, and what others did is no sign
+ * that the question moved someone else's fact to its subject. Pure.
+ */
+export function asksForInference(text: string): boolean {
+  return INFERENCE.test(text);
 }

@@ -7,7 +7,7 @@ import {
   type UnstatedWhy,
 } from '../rerank/support.js';
 import { textTerms, wordTerms } from '../text/text-terms.js';
-import { statementTerms } from './entities.js';
+import { asksForInference, INFERENCE_FRAMING, statementTerms } from './entities.js';
 import type { MissingEvidence } from './exact-channel.js';
 import type { LexicalResult } from './lexical-channel.js';
 import type { ResolvedQuery } from './query.js';
@@ -40,7 +40,13 @@ export function estimateSupport(
   if (q.text !== null && lexical.idf.size > 0) {
     // Not content: the names of the question's subjects (every turn of theirs holds them) and the
     // words of a date some record is dated in (its date is in `meta.date`, not its words).
-    const subjectTerms = new Set([...lexical.subjects.flatMap((n) => textTerms(n)), ...dateTerms]);
+    // An inference question's framing words ("likely", "might") are the asker's, not content.
+    const inference = asksForInference(q.text);
+    const subjectTerms = new Set([
+      ...lexical.subjects.flatMap((n) => textTerms(n)),
+      ...dateTerms,
+      ...(inference ? INFERENCE_FRAMING.flatMap((w) => textTerms(w)) : []),
+    ]);
     const f = supportFeatures(
       lexical.idf,
       lexical.unseen,
@@ -50,17 +56,20 @@ export function estimateSupport(
         .filter(([nid]) => usable(nid) && lexical.evidential.has(nid))
         .map(([nid, matched]) => {
           if (lexical.subjects.length === 0) return { matched, bySubject: false };
-          // A subject's record: all it states is about them, except what it tells the listener.
-          // Someone else's record: what it tells the listener is about the subject (conversations
-          // are taken as two-party), the rest about its speaker.
+          // A subject's record: what it states is about them, what it tells the listener about the
+          // listener ("that charity race of yours sounds great") — unless the question names the
+          // listener too. Someone else's record: what it tells the listener is about the subject
+          // (conversations are taken as two-party), the rest about its speaker.
           const { speaker, listener } = statementTerms(bodyOf(nid), matched);
-          return lexical.bySubject.has(nid)
-            ? { matched, bySubject: true, stated: new Set([...speaker, ...listener]), other: listener }
-            : { matched, bySubject: true, stated: listener, other: speaker };
+          if (!lexical.bySubject.has(nid)) return { matched, bySubject: true, stated: listener, other: speaker };
+          return lexical.subjects.length > 1
+            ? { matched, bySubject: true, stated: new Set([...speaker, ...listener]), other: new Set<string>() }
+            : { matched, bySubject: true, stated: speaker, other: listener };
         }),
     );
-    const support = calibratedSupport(f);
-    if (f.unseen > UNSEEN_LIMIT) {
+    const support = calibratedSupport({ ...f, inference: inference ? 1 : 0 });
+    // An inference question's words need not be in the ledger: the hard rule is for stated facts.
+    if (f.unseen > UNSEEN_LIMIT && !inference) {
       missing.push({
         reason: `most of the query appears in no valid record: ${[...lexical.unseen].filter((t) => !subjectTerms.has(t)).join(', ')}`,
       });
@@ -79,6 +88,7 @@ export function estimateSupport(
         subjectCoverage: f.subjectCoverage,
         otherCoverage: f.otherCoverage,
         unseen: f.unseen,
+        inference: inference ? 1 : 0,
       },
       missing,
     };
