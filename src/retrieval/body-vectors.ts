@@ -2,7 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { bodiesFromSql } from '../sql/retrieval-sql.js';
 import type { Embedder } from '../text/hashed-embedder.js';
-import { CHUNK_BITS, CHUNK_MASK, CHUNK_ROWS, cosineTop, squaredNorm, type VectorRows } from './cosine-top.js';
+import { cosineTop, createVectorRows, setVectorRow, type VectorRows } from './cosine-top.js';
 
 /**
  * Body vectors for the vector channel, keyed by body, in memory (float32 chunks, see
@@ -21,14 +21,14 @@ import { CHUNK_BITS, CHUNK_MASK, CHUNK_ROWS, cosineTop, squaredNorm, type Vector
  */
 export class BodyVectors {
   private upTo = 0;
-  private readonly rows: { dimensions: number; chunks: Float32Array[]; norms: Float32Array[]; count: number };
+  private readonly rows: VectorRows;
 
   private constructor(
     private readonly engine: Engine,
     readonly embedder: Embedder,
     private readonly bodiesEnd: () => number,
   ) {
-    this.rows = { dimensions: embedder.dimensions, chunks: [], norms: [], count: 0 };
+    this.rows = createVectorRows(embedder.dimensions);
   }
 
   /** Starts empty: the vectors are derived, so building them from key 0 is always right. */
@@ -51,23 +51,11 @@ export class BodyVectors {
 
   /** The `k` visible bodies (`visible[bkey] > 0`) most similar to `query`, positive scores only. */
   top(query: Float32Array, k: number, visible: Int32Array): Array<{ bkey: number; score: number }> {
-    return cosineTop(this.rows as VectorRows, query, k, visible);
+    return cosineTop(this.rows, query, k, visible);
   }
 
   private async insert(rows: ReadonlyArray<{ bkey: number; text: string }>): Promise<void> {
     const vectors = await this.embedder.embed(rows.map((r) => r.text));
-    const d = this.rows.dimensions;
-    for (let i = 0; i < rows.length; i++) {
-      const bkey = rows[i]!.bkey;
-      while (this.rows.chunks.length <= bkey >> CHUNK_BITS) {
-        this.rows.chunks.push(new Float32Array(CHUNK_ROWS * d));
-        this.rows.norms.push(new Float32Array(CHUNK_ROWS));
-      }
-      const chunk = this.rows.chunks[bkey >> CHUNK_BITS]!;
-      const offset = (bkey & CHUNK_MASK) * d;
-      chunk.set(vectors[i]!.subarray(0, d), offset);
-      this.rows.norms[bkey >> CHUNK_BITS]![bkey & CHUNK_MASK] = squaredNorm(chunk, offset, d);
-      this.rows.count = Math.max(this.rows.count, bkey + 1);
-    }
+    for (let i = 0; i < rows.length; i++) setVectorRow(this.rows, rows[i]!.bkey, vectors[i]!);
   }
 }

@@ -1,19 +1,40 @@
 /**
  * Vectors by body key in fixed-size chunks (no reallocation as bodies arrive): row `bkey` is
  * `chunks[bkey >> CHUNK_BITS]` at `(bkey & CHUNK_MASK) * dimensions`; `norms` holds each row's
- * sum of squares. A key never embedded is a zero row (its score is never positive).
+ * sum of squares. A key never embedded is a zero row (its score is never positive). Written only
+ * through setVectorRow, which keeps the layout in this file.
  */
 export interface VectorRows {
   readonly dimensions: number;
-  readonly chunks: readonly Float32Array[];
-  readonly norms: readonly Float32Array[];
+  readonly chunks: Float32Array[];
+  readonly norms: Float32Array[];
   /** Rows `0 .. count - 1` are filled. */
-  readonly count: number;
+  count: number;
 }
 
-export const CHUNK_BITS = 10;
-export const CHUNK_ROWS = 1 << CHUNK_BITS;
-export const CHUNK_MASK = CHUNK_ROWS - 1;
+/** Rows per chunk. */
+export const CHUNK_ROWS = 1 << 10;
+const CHUNK_BITS = 10;
+const CHUNK_MASK = CHUNK_ROWS - 1;
+
+/** No rows yet, of `dimensions` floats each. */
+export function createVectorRows(dimensions: number): VectorRows {
+  return { dimensions, chunks: [], norms: [], count: 0 };
+}
+
+/** Writes `vector` (its first `dimensions` values) as row `bkey` with its norm, adding chunks as needed. */
+export function setVectorRow(rows: VectorRows, bkey: number, vector: Float32Array): void {
+  const d = rows.dimensions;
+  while (rows.chunks.length <= bkey >> CHUNK_BITS) {
+    rows.chunks.push(new Float32Array(CHUNK_ROWS * d));
+    rows.norms.push(new Float32Array(CHUNK_ROWS));
+  }
+  const chunk = rows.chunks[bkey >> CHUNK_BITS]!;
+  const offset = (bkey & CHUNK_MASK) * d;
+  chunk.set(vector.subarray(0, d), offset);
+  rows.norms[bkey >> CHUNK_BITS]![bkey & CHUNK_MASK] = squaredNorm(chunk, offset, d);
+  rows.count = Math.max(rows.count, bkey + 1);
+}
 
 const f = Math.fround;
 
@@ -21,7 +42,7 @@ const f = Math.fround;
  * A row's sum of squares, summed in float32 in index order: the `norm_l` DuckDB's
  * `array_cosine_similarity` computes for a `FLOAT[d]` row.
  */
-export function squaredNorm(v: Float32Array, offset: number, d: number): number {
+function squaredNorm(v: Float32Array, offset: number, d: number): number {
   let s = 0;
   for (let j = 0; j < d; j++) s = f(s + f(v[offset + j]! * v[offset + j]!));
   return s;
@@ -32,7 +53,7 @@ export function squaredNorm(v: Float32Array, offset: number, d: number): number 
  * only positive scores; ordered by score descending, then key ascending.
  *
  * Scores are bit for bit DuckDB's `array_cosine_similarity` over `FLOAT[d]` (the statement this
- * scan replaced, `cosineTopSql`): float32 sums in index order, `dot / sqrt(norm_l * norm_r)` in
+ * scan replaced, now test/helpers/vector-sql.ts): float32 sums in index order, `dot / sqrt(norm_l * norm_r)` in
  * float32, clamped to [-1, 1] with NaN becoming -1 (C++ `std::min`/`std::max` argument order).
  * Every float32 operation is a double operation rounded by `Math.fround`, which is exact for
  * + - * / and sqrt. Only positive scores are kept, so the clamp's lower bound never shows.
@@ -42,7 +63,7 @@ export function squaredNorm(v: Float32Array, offset: number, d: number): number 
  * by side (four independent chains, each still in index order) over the stored floats directly.
  */
 export function cosineTop(
-  rows: VectorRows,
+  rows: Readonly<VectorRows>,
   query: Float32Array,
   k: number,
   include: Int32Array,

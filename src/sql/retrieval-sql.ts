@@ -6,8 +6,8 @@ import { intList, intLiteral, stringList, stringLiteral } from './literals.js';
  * (src/retrieval/retrieval-index.ts); the engine is asked only for what lives in its tables: the
  * node versions valid at a past epoch, the bodies a result returns, exact path lookups, and (once,
  * after a restore) the bodies and edges to index. Body vectors are scored in memory too
- * (src/retrieval/cosine-top.ts); the vector table and top-k statement below are kept as the
- * reference that scan reproduces bit for bit (test/retrieval/cosine-top.test.ts).
+ * (src/retrieval/cosine-top.ts); the statement that scan replaced, and reproduces bit for bit,
+ * is kept as a test reference (test/helpers/vector-sql.ts).
  */
 const scope = (alias: string, authority: readonly string[] | null): string =>
   authority === null ? '' : ` AND ${alias}.authority IN ${stringList(authority)}`;
@@ -67,31 +67,4 @@ UNION ALL
   HAVING bool_or(n.valid_to IS NOT NULL AND n.valid_to <= ${intLiteral(epoch)}) AND NOT bool_or(n.valid_to IS NULL OR n.valid_to > ${intLiteral(epoch)})))`;
   });
   return `${parts.join('\nUNION ALL\n')}\nORDER BY a, old NULLS FIRST, nid`;
-}
-
-/**
- * The body-vector table, created afresh (it is derived: rebuilding from body key 0 is always
- * right), one fixed-size `FLOAT[d]` per body. Reference only: the library keeps body vectors in
- * memory (src/retrieval/body-vectors.ts).
- */
-export function bodyVectorsTableSql(dimensions: number): string {
-  return `CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[${intLiteral(dimensions)}] NOT NULL)`;
-}
-
-/**
- * The `limit` body vectors most similar to the query vector, brute force (the library loads no
- * vss extension); visibility would be applied by the caller (a cosine score depends on its own
- * body only, so filtering after ranking leaks nothing). Reference only: the vector channel runs
- * the same ranking in memory (src/retrieval/cosine-top.ts), ~30 ms instead of ~40 ms of CPU at
- * 86k bodies of 384 dimensions.
- *
- * The query vector is one string cast to `FLOAT[d]`, not a list of d numeric literals: DuckDB
- * binds each of those as a DECIMAL constant cast to FLOAT, which at 384 dimensions cost ~4.8 ms
- * of CPU per statement, more than the cosine scan of 8.6k bodies (the string is parsed in
- * ~0.5 ms; same floats, checked element by element on 76,800 values from 1e-20 to 1e10).
- */
-export function cosineTopSql(vector: Float32Array, limit: number): string {
-  const text = Array.from(vector, (x) => (Number.isFinite(x) ? x.toPrecision(7) : '0')).join(',');
-  return `SELECT bkey, array_cosine_similarity(vec, '[${text}]'::FLOAT[${intLiteral(vector.length)}])::DOUBLE AS score FROM body_vectors
-ORDER BY score DESC, bkey LIMIT ${intLiteral(limit)}`;
 }

@@ -150,10 +150,6 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
     for (const m of u.members) {
       const p = m.path;
       if (p === null || out.has(p) || unnamed.has(p)) continue;
-      if (query.paths.has(p)) {
-        out.add(p);
-        continue;
-      }
       const parts = p.split('/').filter(Boolean);
       const tail = parts.slice(-2).join('/');
       const base = parts[parts.length - 1] ?? '';

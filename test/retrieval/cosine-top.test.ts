@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { rowsOf } from '../../src/engine/rows.js';
-import { CHUNK_BITS, CHUNK_MASK, CHUNK_ROWS, cosineTop, squaredNorm } from '../../src/retrieval/cosine-top.js';
+import { CHUNK_ROWS, cosineTop, createVectorRows, setVectorRow } from '../../src/retrieval/cosine-top.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
 /**
@@ -20,18 +20,9 @@ const d = 24;
 const n = CHUNK_ROWS + 300; // two chunks, the second partly filled
 
 function rowsFor(vectors: Float32Array[]) {
-  const chunks: Float32Array[] = [];
-  const norms: Float32Array[] = [];
-  vectors.forEach((v, bkey) => {
-    if (chunks.length <= bkey >> CHUNK_BITS) {
-      chunks.push(new Float32Array(CHUNK_ROWS * d));
-      norms.push(new Float32Array(CHUNK_ROWS));
-    }
-    const chunk = chunks[bkey >> CHUNK_BITS]!;
-    chunk.set(v, (bkey & CHUNK_MASK) * d);
-    norms[bkey >> CHUNK_BITS]![bkey & CHUNK_MASK] = squaredNorm(chunk, (bkey & CHUNK_MASK) * d, d);
-  });
-  return { dimensions: d, chunks, norms, count: vectors.length };
+  const rows = createVectorRows(d);
+  for (let bkey = 0; bkey < vectors.length; bkey++) setVectorRow(rows, bkey, vectors[bkey]!);
+  return rows;
 }
 
 /** The query as the vector channel reads it (7 significant digits, as its statement wrote it). */

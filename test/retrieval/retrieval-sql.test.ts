@@ -2,16 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { rowsOf } from '../../src/engine/rows.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import {
-  bodiesFromSql,
-  bodyRowsSql,
-  bodyVectorsTableSql,
-  cosineTopSql,
-  edgesFromSql,
-  exactSql,
-  visibleVersionsSql,
-} from '../../src/sql/retrieval-sql.js';
+import { bodiesFromSql, bodyRowsSql, edgesFromSql, exactSql, visibleVersionsSql } from '../../src/sql/retrieval-sql.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
+import { bodyVectorsTableSql, cosineTopSql } from '../helpers/vector-sql.js';
 
 type ExactRow = { a: number; nid: number | null; old: number | null };
 
