@@ -52,3 +52,15 @@ export function bulkTransactions(n: number, batch = 10_000, offset = 0): Transac
   }
   return txs;
 }
+
+/** The workerd bench's warm step (POST /warm, and the same calls run in Node): a task requiring an open claim. */
+export function warmStepTransaction(i: number, epoch: number): Transaction {
+  return {
+    epoch,
+    nodes: [
+      { id: `task${i}`, kind: 'task', body: `Step ${i}: fix the status decoding` },
+      { id: `claim${i}`, kind: 'claim', status: 'open', body: `Claim ${i}: byte 4 holds the speed` },
+    ],
+    edges: [{ from: `task${i}`, to: `claim${i}`, kind: 'requires' }],
+  };
+}

@@ -16,6 +16,7 @@ import { openLedger } from '../../src/entries/node.js';
 import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import { bundleWorker, ensureBuiltDist, ROOT, startWorker } from '../workerd/worker-harness.js';
 import { type BenchRow, mib, percentile, targetRow, timed } from './bench-util.js';
+import { warmStepTransaction } from './synthetic.js';
 
 const TIMEOUT_MS = 300_000;
 const CONFIG = join(ROOT, 'test/bench/workerd/wrangler.jsonc');
@@ -125,14 +126,7 @@ export async function warmRequestInNode(label: string, warmup = 0, steps = WARM_
 /** The bench Worker's /warm step: commit 2 nodes, asOf, materialize (`mark` after each). */
 async function agentStep(ledger: Ledger, i: number, mark: () => void = () => {}): Promise<void> {
   const epoch = ledger.lastEpoch + 1;
-  await ledger.commit({
-    epoch,
-    nodes: [
-      { id: `task${i}`, kind: 'task', body: `Step ${i}: fix the status decoding` },
-      { id: `claim${i}`, kind: 'claim', status: 'open', body: `Claim ${i}: byte 4 holds the speed` },
-    ],
-    edges: [{ from: `task${i}`, to: `claim${i}`, kind: 'requires' }],
-  });
+  await ledger.commit(warmStepTransaction(i, epoch));
   mark();
   await ledger.asOf(epoch);
   mark();

@@ -13,7 +13,7 @@
  * read: the size of DuckDB's wasm linear memory and DuckDB's own accounting.
  */
 import { type Ledger, openLedger } from 'context-ledger';
-import { bulkTransactions } from '../synthetic.js';
+import { bulkTransactions, warmStepTransaction } from '../synthetic.js';
 
 const ledgers = new Map<string, Ledger>();
 
@@ -29,14 +29,7 @@ async function handle(url: URL, method: string): Promise<Response> {
       const i = Number(url.searchParams.get('i'));
       const epoch = ledger.lastEpoch + 1;
       const t0 = performance.now();
-      await ledger.commit({
-        epoch,
-        nodes: [
-          { id: `task${i}`, kind: 'task', body: `Step ${i}: fix the status decoding` },
-          { id: `claim${i}`, kind: 'claim', status: 'open', body: `Claim ${i}: byte 4 holds the speed` },
-        ],
-        edges: [{ from: `task${i}`, to: `claim${i}`, kind: 'requires' }],
-      });
+      await ledger.commit(warmStepTransaction(i, epoch));
       const t1 = performance.now();
       const view = await ledger.asOf(epoch);
       const t2 = performance.now();
