@@ -111,7 +111,9 @@ function containedRanges(graph: CandidateGraph, refCost: number): Map<number, nu
   const byPath = new Map<string, Candidate[]>();
   for (const c of graph.candidates.values()) {
     if (c.kind !== 'evidence' || c.range === null || c.path === null || c.body === null) continue;
-    byPath.set(c.path, [...(byPath.get(c.path) ?? []), c]);
+    const views = byPath.get(c.path);
+    if (views) views.push(c);
+    else byPath.set(c.path, [c]);
   }
   const out = new Map<number, number>();
   const width = (c: Candidate) => c.range![1] - c.range![0];
