@@ -205,20 +205,34 @@ function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: stri
     for (const m of u.members) if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, bodyTerms(m));
   // A query holds every open claim's words (~1k terms on a long session) and a body a few hundred:
   // each body's matches are found from the smaller side, then summed in query order, so the
-  // floating-point sums are the ones a loop over the query terms gives.
-  const position = new Map(query.map((q, i) => [q, i]));
-  const matches = new Map<string, number[]>();
+  // floating-point sums are the ones a loop over the query terms gives. A body's matches depend
+  // only on the query and the body, and the query's text (open tasks, steering, claims) recurs
+  // from step to step: they are kept per query (distinctTerms hands out one array per text).
+  let known = hitsByQuery.get(query);
+  if (known === undefined) {
+    known = new Map();
+    hitsByQuery.set(query, known);
+  }
+  let position: Map<string, number> | undefined;
+  const matches = new Map<string, readonly number[]>();
   const df = new Array<number>(query.length).fill(0);
   for (const [hash, d] of docs) {
-    const hits: number[] = [];
-    if (d.counts.size < query.length) {
-      for (const t of d.counts.keys()) {
-        const i = position.get(t);
-        if (i !== undefined) hits.push(i);
+    let hits = known.get(hash);
+    if (hits === undefined) {
+      const found: number[] = [];
+      if (d.counts.size < query.length) {
+        position ??= new Map(query.map((q, i) => [q, i]));
+        for (const t of d.counts.keys()) {
+          const i = position.get(t);
+          if (i !== undefined) found.push(i);
+        }
+        found.sort((a, b) => a - b);
+      } else {
+        for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) found.push(i);
       }
-      hits.sort((a, b) => a - b);
-    } else {
-      for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) hits.push(i);
+      hits = found;
+      if (known.size >= TERM_CACHE_MAX) known.clear();
+      known.set(hash, hits);
     }
     for (const i of hits) df[i]!++;
     matches.set(hash, hits);
@@ -241,6 +255,10 @@ function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: stri
     score: Math.max(0, ...u.members.map((m) => (m.bodyHash === null ? 0 : scoreOf.get(m.bodyHash)!))),
   }));
 }
+
+/** Each body's matching query terms (positions in the query, ascending) by content hash, per
+ * query; read-only once computed. */
+const hitsByQuery = new WeakMap<readonly string[], Map<string, readonly number[]>>();
 
 /** Term counts per body, cached by content hash: the same bodies are ranked on every materialize. */
 const termCache = new Map<string, { counts: Map<string, number>; length: number }>();
