@@ -1,4 +1,5 @@
 import { textTerms } from '../text/text-terms.js';
+import { distinctTerms } from './query-terms.js';
 import { excerptText } from './ref-text.js';
 import type { Candidate, Excerpt, Excerpts } from './types.js';
 
@@ -27,11 +28,13 @@ export class Excerpter implements Excerpts {
   private readonly query: ReadonlySet<string>;
   private readonly scored = new Map<string, ScoredBody>();
 
+  /** `query`: the query's text, or its parts (their terms are the same as those of the parts
+   * joined by newlines; as parts, each one's terms come from distinctTerms' cache). */
   constructor(
-    queryText: string,
+    query: string | readonly string[],
     private readonly countTokens: (text: string) => number,
   ) {
-    this.query = new Set(textTerms(queryText));
+    this.query = new Set(typeof query === 'string' ? textTerms(query) : query.flatMap((text) => distinctTerms(text)));
   }
 
   /**

@@ -1,5 +1,6 @@
 import { compareStrings } from '../text/compare.js';
 import { textTerms } from '../text/text-terms.js';
+import { distinctTerms } from './query-terms.js';
 import type { Candidate, Unit } from './types.js';
 
 /** Units at or above this tier are hard guarantees, packed by rule; the rest are ranked here. */
@@ -153,6 +154,12 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
       const parts = p.split('/').filter(Boolean);
       const tail = parts.slice(-2).join('/');
       const base = parts[parts.length - 1] ?? '';
+      // Each form holds the file name: a name the text lacks rules the path out in one scan of
+      // the text (on a long session the query holds every open claim: ~150k characters).
+      if (base !== '' && !text.includes(base)) {
+        unnamed.add(p);
+        continue;
+      }
       if (
         text.includes(p) ||
         (parts.length >= 2 && text.includes(tail)) ||
@@ -188,7 +195,7 @@ const commandNames = (m: Candidate, mentions: readonly string[]): boolean =>
 /** BM25 of each unit's text (its members' bodies) against the query's terms, with statistics over
  * the pool itself. */
 function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: string; score: number }> {
-  const query = [...new Set(textTerms(queryText))];
+  const query = distinctTerms(queryText);
   if (query.length === 0) return [];
   // Each body is a document of its own and a unit scores as its best member: an action's long
   // thought and the short output of its command are different texts, and one long unit must not
