@@ -1,5 +1,6 @@
 import { LedgerError } from '../errors.js';
 import type { BlockingConnection, Engine, EngineStats } from './engine.js';
+import type { KeptPlans } from './kept-plans.js';
 
 /**
  * Adapts a duckdb-wasm blocking connection (Node build, or the browser-blocking build Workers
@@ -9,6 +10,7 @@ export function wrapBlockingConnection(
   conn: BlockingConnection,
   onClose: () => void = () => {},
   wasmBytes: () => number | null = () => null,
+  plans?: KeptPlans,
 ): Engine {
   let closed = false;
   const runForEffect = effectOnly(conn);
@@ -20,7 +22,8 @@ export function wrapBlockingConnection(
       throw new LedgerError('ENGINE_FAILED', { reason: errorText(cause), sql: sql.slice(0, 400) }, cause);
     }
   };
-  return {
+  const engine: Engine = {
+    ...(plans === undefined ? {} : { plans }),
     async query(sql) {
       return guard(() => conn.query(sql), sql);
     },
@@ -47,10 +50,13 @@ export function wrapBlockingConnection(
     async close() {
       if (closed) return;
       closed = true;
+      // Closing the connection frees its prepared statements.
+      plans?.forget(engine);
       conn.close();
       onClose();
     },
   };
+  return engine;
 }
 
 /** The connection's own fields in duckdb-wasm 1.32 (bindings/connection.ts); not in its types. */

@@ -1,4 +1,5 @@
 import type { Table } from 'apache-arrow';
+import type { KeptPlans } from './kept-plans.js';
 
 /**
  * The narrow surface the rest of the library uses to reach DuckDB. Only files under
@@ -16,6 +17,11 @@ export interface Engine {
    */
   insertIPC(table: string, ipcStream: Uint8Array): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The prepared plans kept on the DuckDB instance this engine's database lives in, shared by
+   * every engine of that instance (src/sql/prepared.ts keeps and evicts them).
+   */
+  readonly plans?: KeptPlans;
   /** Memory figures, where the build exposes them (blocking builds do). */
   stats?(): Promise<EngineStats>;
 }

@@ -10,6 +10,7 @@ import {
 } from '../runtime/browser-assets.js';
 import { errorText } from './blocking-engine.js';
 import type { Engine } from './engine.js';
+import { KeptPlans } from './kept-plans.js';
 import { HANG_SAFE_SETTINGS, PLAN_SETTINGS } from './settings.js';
 
 export interface BrowserEngineAssets {
@@ -121,6 +122,8 @@ function wrapAsyncConnection(
     }
   };
   return {
+    // This engine has a DuckDB instance of its own, so its plans are capped on their own.
+    plans: new KeptPlans(),
     query: (sql) => guard(() => conn.query(sql), sql),
     run: (sql) => guard(() => conn.query(sql).then(() => undefined), sql),
     // duckdb-wasm transfers the view's whole ArrayBuffer to the worker, detaching it here: a

@@ -2,6 +2,7 @@ import { LedgerError } from '../errors.js';
 import { installWorkerdShims } from '../runtime/workerd-shims.js';
 import { errorText } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
+import { WORKERD_KEPT_PLANS } from './kept-plans.js';
 import { WORKERD_SETTINGS } from './settings.js';
 import { SharedInstance, sharedInstanceCache } from './shared-instance.js';
 
@@ -91,5 +92,5 @@ async function startInstance(assets: WorkerdEngineAssets): Promise<SharedInstanc
   } catch (cause) {
     throw new LedgerError('ASSET_UNAVAILABLE', { field: 'duckdbModule', reason: errorText(cause) }, cause);
   }
-  return new SharedInstance(db, WORKERD_SETTINGS);
+  return new SharedInstance(db, WORKERD_SETTINGS, WORKERD_KEPT_PLANS);
 }

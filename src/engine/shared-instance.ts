@@ -1,5 +1,6 @@
 import { wrapBlockingConnection } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
+import { DEFAULT_KEPT_PLANS, KeptPlans } from './kept-plans.js';
 import { HANG_SAFE_SETTINGS, PLAN_SETTINGS } from './settings.js';
 
 /** The part of a duckdb-wasm blocking database (Node build, browser-blocking build) used here. */
@@ -27,11 +28,15 @@ interface WithModule {
 export class SharedInstance {
   private readonly admin: BlockingConnection;
   private next = 0;
+  /** Prepared plans kept across every ledger's connection: they share the instance's memory. */
+  readonly plans: KeptPlans;
 
   constructor(
     private readonly db: BlockingDatabase,
     settings: readonly string[],
+    keptPlans: number = DEFAULT_KEPT_PLANS,
   ) {
+    this.plans = new KeptPlans(keptPlans);
     this.admin = db.connect();
     // Before anything else: an extension autoload tries the network and never returns offline.
     for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS, ...settings]) this.admin.query(sql);
@@ -53,6 +58,7 @@ export class SharedInstance {
       conn,
       () => this.admin.query(`DETACH DATABASE IF EXISTS ${name}`),
       () => (this.db as BlockingDatabase & WithModule).mod?.HEAPU8?.buffer.byteLength ?? null,
+      this.plans,
     );
   }
 

@@ -17,6 +17,13 @@ export interface OpenLedgerOptions {
   storage?: StorageAdapter;
   /** Embedder for retrieval's vector channel; default: the built-in hashed-trigram stand-in. */
   embedder?: Embedder;
+  /**
+   * Prepared plans kept on the DuckDB instance this ledger opens on, for all its ledgers
+   * together (each pins DuckDB memory; the least recently used is freed past the cap and
+   * prepared again on its next use). Instance-wide, like DuckDB's own settings: the last ledger
+   * opened with it sets it. Default 4 (2 in workerd); 0 keeps none.
+   */
+  keptPlans?: number;
 }
 
 /** What a runtime entry supplies: how to start DuckDB and tiktoken there. */
@@ -48,6 +55,10 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
   if (options.snapshot !== undefined && !(options.snapshot instanceof Uint8Array)) {
     throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'snapshot bytes (a Uint8Array)' });
   }
+  const { keptPlans } = options;
+  if (keptPlans !== undefined && !(Number.isInteger(keptPlans) && keptPlans >= 0)) {
+    throw new LedgerError('INVALID_OPTION', { field: 'keptPlans', value: keptPlans, reason: 'a whole number ≥ 0' });
+  }
   const storage = options.storage ?? null;
   let snapshot = options.snapshot ?? null;
   let log: Uint8Array[] = [];
@@ -67,6 +78,7 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
     throw new LedgerError('SNAPSHOT_CORRUPT', { field: 'snapshot', reason: 'unknown encoding' });
   const counter = await runtime.tokenCounter(encoding);
   const engine = await runtime.openEngine();
+  if (keptPlans !== undefined) engine.plans?.setLimit(keptPlans);
   try {
     return await restoreLedger(
       {

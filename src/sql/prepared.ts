@@ -1,5 +1,6 @@
 import type { Table } from 'apache-arrow';
 import type { Engine } from '../engine/engine.js';
+import { KeptPlans } from '../engine/kept-plans.js';
 
 /**
  * Statements planned once and executed many times, per engine, by name.
@@ -16,12 +17,24 @@ import type { Engine } from '../engine/engine.js';
  * the last epoch with the default request is one text, called again and again, while an `asOf`
  * at each new epoch or a materialize with explicit roots is a new text each time and runs as it
  * is (preparing it would cost a round trip and save nothing).
+ *
+ * A kept plan pins DuckDB memory, so the plans of every connection of one DuckDB instance are
+ * capped together (the engine's `plans`, see src/engine/kept-plans.ts): past the cap the least
+ * recently used one is deallocated, never while a call is using it, and prepared again on its
+ * next use.
  */
-const preparedOn = new WeakMap<Engine, Map<string, { text: string; prepared: boolean }>>();
+const lastTextOn = new WeakMap<Engine, Map<string, string>>();
+/** Plans of engines that bring no instance-wide cap of their own (one cap per engine). */
+const ownPlans = new WeakMap<Engine, KeptPlans>();
 
 /** `PREPARE name AS text`. */
 export function prepareSql(name: string, text: string): string {
   return `PREPARE ${name} AS ${text}`;
+}
+
+/** `DEALLOCATE name`: frees the plan (no error when there is none). */
+export function deallocateSql(name: string): string {
+  return `DEALLOCATE ${name}`;
 }
 
 /** `EXECUTE name`: the statement takes no parameters (they are literals in its text). */
@@ -54,19 +67,37 @@ export async function queryPrepared(
   params: Readonly<Record<string, string>>,
 ): Promise<Table> {
   const text = inlineParams(body, params);
-  let statements = preparedOn.get(engine);
-  if (!statements) {
-    statements = new Map();
-    preparedOn.set(engine, statements);
+  let lastText = lastTextOn.get(engine);
+  if (!lastText) {
+    lastText = new Map();
+    lastTextOn.set(engine, lastText);
   }
-  const last = statements.get(name);
-  if (last?.text !== text) {
-    statements.set(name, { text, prepared: false });
+  const plans = plansOf(engine);
+  if (lastText.get(name) !== text || plans.limit === 0) {
+    lastText.set(name, text);
     return engine.query(text);
   }
-  if (!last.prepared) {
-    await engine.run(prepareSql(name, text));
-    last.prepared = true;
+  const plan = plans.acquire(engine, name, () => {
+    // An evicted plan's engine may have closed meanwhile; its plans went with its connection.
+    engine.run(deallocateSql(name)).catch(() => undefined);
+  });
+  try {
+    if (plan.text !== text) {
+      await engine.run(prepareSql(name, text));
+      plan.text = text;
+    }
+    return await engine.query(executeSql(name));
+  } finally {
+    plans.release(plan);
   }
-  return engine.query(executeSql(name));
+}
+
+function plansOf(engine: Engine): KeptPlans {
+  if (engine.plans) return engine.plans;
+  let plans = ownPlans.get(engine);
+  if (!plans) {
+    plans = new KeptPlans();
+    ownPlans.set(engine, plans);
+  }
+  return plans;
 }

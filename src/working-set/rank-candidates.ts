@@ -73,7 +73,7 @@ async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Rank
   const coveredBy = carriedBodies(graph, refCost);
   const query = { ...relevanceQuery(shown, tiers), authored: authoredBodies(graph, coveredBy) };
   const placement = rankUnits(units, query);
-  const excerpts = new Excerpter(`${query.text}\n${query.focus ?? ''}`, ctx.countTokens);
+  const excerpts = new Excerpter([query.text, query.focus ?? ''], ctx.countTokens);
   return { graph, tiers, units, unanswered, coveredBy, placement, refCost, excerpts };
 }
 

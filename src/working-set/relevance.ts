@@ -1,5 +1,6 @@
 import { compareStrings } from '../text/compare.js';
 import { textTerms } from '../text/text-terms.js';
+import { distinctTerms } from './query-terms.js';
 import type { Candidate, Unit } from './types.js';
 
 /** Units at or above this tier are hard guarantees, packed by rule; the rest are ranked here. */
@@ -161,6 +162,12 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
       const parts = p.split('/').filter(Boolean);
       const tail = parts.slice(-2).join('/');
       const base = parts[parts.length - 1] ?? '';
+      // Each form holds the file name: a name the text lacks rules the path out in one scan of
+      // the text (on a long session the query holds every open claim: ~150k characters).
+      if (base !== '' && !text.includes(base)) {
+        unnamed.add(p);
+        continue;
+      }
       if (
         text.includes(p) ||
         (parts.length >= 2 && text.includes(tail)) ||
@@ -200,7 +207,7 @@ function bm25Scores(
   queryText: string,
   unscored: ReadonlySet<number>,
 ): Array<{ key: string; score: number }> {
-  const query = [...new Set(textTerms(queryText))];
+  const query = distinctTerms(queryText);
   if (query.length === 0) return [];
   // Each body is a document of its own and a unit scores as its best member: an action's long
   // thought and the short output of its command are different texts, and one long unit must not
@@ -210,20 +217,34 @@ function bm25Scores(
     for (const m of u.members) if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, bodyTerms(m));
   // A query holds every open claim's words (~1k terms on a long session) and a body a few hundred:
   // each body's matches are found from the smaller side, then summed in query order, so the
-  // floating-point sums are the ones a loop over the query terms gives.
-  const position = new Map(query.map((q, i) => [q, i]));
-  const matches = new Map<string, number[]>();
+  // floating-point sums are the ones a loop over the query terms gives. A body's matches depend
+  // only on the query and the body, and the query's text (open tasks, steering, claims) recurs
+  // from step to step: they are kept per query (distinctTerms hands out one array per text).
+  let known = hitsByQuery.get(query);
+  if (known === undefined) {
+    known = new Map();
+    hitsByQuery.set(query, known);
+  }
+  let position: Map<string, number> | undefined;
+  const matches = new Map<string, readonly number[]>();
   const df = new Array<number>(query.length).fill(0);
   for (const [hash, d] of docs) {
-    const hits: number[] = [];
-    if (d.counts.size < query.length) {
-      for (const t of d.counts.keys()) {
-        const i = position.get(t);
-        if (i !== undefined) hits.push(i);
+    let hits = known.get(hash);
+    if (hits === undefined) {
+      const found: number[] = [];
+      if (d.counts.size < query.length) {
+        position ??= new Map(query.map((q, i) => [q, i]));
+        for (const t of d.counts.keys()) {
+          const i = position.get(t);
+          if (i !== undefined) found.push(i);
+        }
+        found.sort((a, b) => a - b);
+      } else {
+        for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) found.push(i);
       }
-      hits.sort((a, b) => a - b);
-    } else {
-      for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) hits.push(i);
+      hits = found;
+      if (known.size >= TERM_CACHE_MAX) known.clear();
+      known.set(hash, hits);
     }
     for (const i of hits) df[i]!++;
     matches.set(hash, hits);
@@ -249,6 +270,10 @@ function bm25Scores(
     ),
   }));
 }
+
+/** Each body's matching query terms (positions in the query, ascending) by content hash, per
+ * query; read-only once computed. */
+const hitsByQuery = new WeakMap<readonly string[], Map<string, readonly number[]>>();
 
 /** Term counts per body, cached by content hash: the same bodies are ranked on every materialize. */
 const termCache = new Map<string, { counts: Map<string, number>; length: number }>();

@@ -231,6 +231,24 @@ export async function memoryBench(n = 10_000): Promise<BenchRow[]> {
     ),
     { metric: 'process RSS (incl. compiled wasm code, the bench itself)', value: rssMiB(), unit: 'MiB' },
   ];
+  // A kept plan pins DuckDB memory until deallocated (src/engine/kept-plans.ts): the working-set
+  // plan, kept after two default materializes (a commit before each: repeats answer from cache),
+  // then freed by capping the instance at 0 plans.
+  for (let i = 0; i < 2; i++) {
+    await ledger.commit({ epoch: 1000 + i, nodes: [{ id: `plan${i}`, kind: 'message', body: 'step' }] });
+    await ledger.materialize({ budget: { tokens: 4000 } });
+  }
+  const plans = ledgerCore(ledger).config.engine.plans!;
+  const kept = (await ledger.engineMemory())!.duckdbBytes;
+  const limit = plans.limit;
+  plans.setLimit(0);
+  const freed = (await ledger.engineMemory())!.duckdbBytes;
+  plans.setLimit(limit);
+  rows.push({
+    metric: `DuckDB memory a kept working-set plan holds, ${n}-node ledger (freed by DEALLOCATE; ${limit} kept per instance by default)`,
+    value: mib(kept - freed),
+    unit: 'MiB',
+  });
   await ledger.close();
   return rows;
 }
