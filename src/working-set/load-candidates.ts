@@ -161,30 +161,29 @@ function nodeColumnsOf(col: (name: string) => Column) {
 /** Row `i` of a batch's node columns as a candidate (read straight from the columns: an object
  * of the row's values first, keyed by column name, cost as much again). */
 function toCandidate(c: ReturnType<typeof nodeColumnsOf>, i: number, hop: number): Candidate {
-  const v = <T>(column: Column) => (column.get(i) ?? null) as T;
   const r = {
-    range_start: v<number | null>(c.rangeStart),
-    range_end: v<number | null>(c.rangeEnd),
-    meta: v<string | null>(c.meta),
+    range_start: (c.rangeStart.get(i) ?? null) as number | null,
+    range_end: (c.rangeEnd.get(i) ?? null) as number | null,
+    meta: (c.meta.get(i) ?? null) as string | null,
   };
   return {
-    nid: v<number>(c.nid),
-    id: v<string>(c.id),
-    kind: v<NodeKind>(c.kind),
-    status: v<Status | null>(c.status),
-    authority: v<string>(c.authority),
-    path: v<string | null>(c.path),
-    revision: v<string | null>(c.revision),
+    nid: c.nid.get(i) as number,
+    id: c.id.get(i) as string,
+    kind: c.kind.get(i) as NodeKind,
+    status: (c.status.get(i) ?? null) as Status | null,
+    authority: c.authority.get(i) as string,
+    path: (c.path.get(i) ?? null) as string | null,
+    revision: (c.revision.get(i) ?? null) as string | null,
     range: rowRange(r),
-    verifier: v<string | null>(c.verifier),
-    tool: v<string | null>(c.tool),
-    role: v<string | null>(c.role),
+    verifier: (c.verifier.get(i) ?? null) as string | null,
+    tool: (c.tool.get(i) ?? null) as string | null,
+    role: (c.role.get(i) ?? null) as string | null,
     meta: rowMeta(r),
-    tx: v<number>(c.tx),
-    validFrom: v<number>(c.validFrom),
-    bodyHash: v<string | null>(c.bodyHash),
-    body: v<string | null>(c.body),
-    tokens: v<number | null>(c.tokens) ?? 0,
+    tx: c.tx.get(i) as number,
+    validFrom: c.validFrom.get(i) as number,
+    bodyHash: (c.bodyHash.get(i) ?? null) as string | null,
+    body: (c.body.get(i) ?? null) as string | null,
+    tokens: (c.tokens.get(i) ?? 0) as number,
     hop,
   };
 }
