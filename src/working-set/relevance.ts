@@ -27,6 +27,9 @@ export interface RelevanceQuery {
   commands?: ReadonlySet<string>;
   /** Paths open work touches (evidence it cites, revisions it made). */
   paths: ReadonlySet<string>;
+  /** Nodes whose body is text the agent wrote whole itself: a command that writes a file from
+   * its own text (a here-doc, `printf … >`) and the revision it wrote. BM25 does not score them. */
+  authored?: ReadonlySet<number>;
 }
 
 /** Reciprocal-rank constant: the usual 60, so no single channel's head dominates the fusion. */
@@ -76,8 +79,13 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
       score: u.members.some((m) => (m.path !== null && named.has(m.path)) || commandNames(m, mentions)) ? u.tx + 1 : 0,
     })),
   );
-  ranked('bm25', bm25Scores(pool, query.text));
-  ranked('action bm25', bm25Scores(pool, query.focus ?? ''));
+  // A file the agent wrote whole (a reproduction script) matches the task because the agent copied
+  // the task's example into it, not because it shows the code the task is about: BM25 does not
+  // place it (exact path still does while open work touches the file). Scoring it crowded file
+  // views out of small budgets on the replay evaluation.
+  const authored = query.authored ?? new Set<number>();
+  ranked('bm25', bm25Scores(pool, query.text, authored));
+  ranked('action bm25', bm25Scores(pool, query.focus ?? '', authored));
 
   // A command run again later (the reproduction script after each change) has its older outputs
   // placed by recency only: the newer run shows the state they described.
@@ -193,9 +201,13 @@ function pathMentions(paths: ReadonlySet<string>): string[] {
 const commandNames = (m: Candidate, mentions: readonly string[]): boolean =>
   (m.kind === 'tool_call' || m.kind === 'action') && m.body !== null && mentions.some((p) => m.body!.includes(p));
 
-/** BM25 of each unit's text (its members' bodies) against the query's terms, with statistics over
- * the pool itself. */
-function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: string; score: number }> {
+/** BM25 of each unit's text (its members' bodies but the `unscored` ones) against the query's
+ * terms, with statistics over the pool itself. */
+function bm25Scores(
+  pool: readonly Unit[],
+  queryText: string,
+  unscored: ReadonlySet<number>,
+): Array<{ key: string; score: number }> {
   const query = distinctTerms(queryText);
   if (query.length === 0) return [];
   // Each body is a document of its own and a unit scores as its best member: an action's long
@@ -253,7 +265,10 @@ function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: stri
   }
   return pool.map((u) => ({
     key: u.key,
-    score: Math.max(0, ...u.members.map((m) => (m.bodyHash === null ? 0 : scoreOf.get(m.bodyHash)!))),
+    score: Math.max(
+      0,
+      ...u.members.map((m) => (m.bodyHash === null || unscored.has(m.nid) ? 0 : scoreOf.get(m.bodyHash)!)),
+    ),
   }));
 }
 
