@@ -67,3 +67,4 @@ export class EdgeAdjacency {
 export const edgeKindOf = (kindDir: number): EdgeKind => EDGE_KINDS[kindDir >> 1]!;
 export const SUPERSEDES = KIND_INDEX.get('supersedes')!;
 export const CONTRADICTS = KIND_INDEX.get('contradicts')!;
+export const DEPENDS_ON = KIND_INDEX.get('depends_on')!;

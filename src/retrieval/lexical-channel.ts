@@ -4,6 +4,7 @@ import { textTerms } from '../text/text-terms.js';
 import { addHit, type ChannelHits } from './channel.js';
 import { speakerNames } from './entities.js';
 import type { ResolvedQuery } from './query.js';
+import { contextScores, replyContext } from './reply-context.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
 import { recordEvents } from './temporal-channel.js';
 import { asksForATime } from './time-expressions.js';
@@ -87,20 +88,34 @@ export function lexicalChannel(
     }
   }
   const asksWhen = q.text !== null && asksForATime(q.text);
+  const own = new Map<number, number>();
+  for (const r of records) {
+    const named = spokenBy.get(r.nid);
+    own.set(r.nid, named === undefined ? r.score : r.score * SUBJECT_BOOST);
+  }
+  // A reply enters the list through the turn it answers (that turn holds the question's words);
+  // from its own replies a turn only gains order: letting those enter too, or entering the
+  // temporal channel by context, measured no better and double counts the graph walk, which
+  // already reaches a hit's neighbours.
+  const context = contextScores(replyContext(own, index.adjacency, visible, q.epoch, nodeOf), own, true);
+  const when = (nid: number) => (asksWhen && recordEvents(nodeOf(nid)!).length > 0 ? WHEN_BOOST : 1);
   for (const r of records) {
     const words = r.matched;
     const named = spokenBy.get(r.nid);
     if (named !== undefined) bySubject.add(r.nid);
-    const dates = asksWhen && recordEvents(nodeOf(r.nid)!).length > 0;
-    const score = (named === undefined ? r.score : r.score * SUBJECT_BOOST) * (dates ? WHEN_BOOST : 1);
+    const score = (own.get(r.nid)! + (context.get(r.nid) ?? 0)) * when(r.nid);
     addHit(
       hits,
       r.nid,
       score,
-      `bm25 ${r.score.toFixed(3)}: ${words.join(', ')}${named === undefined ? '' : `; spoken by ${named}, named in the question`}`,
+      `bm25 ${r.score.toFixed(3)}: ${words.join(', ')}${named === undefined ? '' : `; spoken by ${named}, named in the question`}${context.has(r.nid) ? `; reply context +${context.get(r.nid)!.toFixed(3)}` : ''}`,
     );
     matched.set(r.nid, new Set(words));
     if (!NOT_EVIDENCE.has(r.kind)) evidential.add(r.nid);
+  }
+  for (const [nid, c] of context) {
+    if (own.has(nid)) continue;
+    addHit(hits, nid, c * when(nid), `replies to a lexical hit: ${c.toFixed(3)}`);
   }
   return { hits, idf, unseen, matched, subjects: [...subjects].sort(), bySubject, evidential };
 }

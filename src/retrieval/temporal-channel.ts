@@ -3,6 +3,7 @@ import type { NodeRow } from '../schema/rows.js';
 import { textTerms } from '../text/text-terms.js';
 import { addHit, type ChannelHits } from './channel.js';
 import type { ResolvedQuery } from './query.js';
+import { contextScores, replyContext } from './reply-context.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
 import { type DayRange, dayNumber, inRanges, timeExpressions } from './time-expressions.js';
 
@@ -133,16 +134,25 @@ export function temporalChannel(
     avgdl: length / docs,
     limit: q.perChannel,
   });
+  const own = new Map<number, number>();
+  const why = new Map<number, string>();
   for (const b of ranked)
     for (const nid of index.recordsOf(b.bkey, visible)) {
       if (!dated.has(nid)) continue;
-      const told = eventDated.has(nid);
-      addHit(
-        hits,
-        nid,
-        told ? b.score * EVENT_BOOST : b.score,
-        `${told ? 'tells of an event dated' : 'dated'} as the question asks; bm25 ${b.score.toFixed(3)}: ${b.matched.join(', ')}`,
-      );
+      own.set(nid, b.score);
+      why.set(nid, `bm25 ${b.score.toFixed(3)}: ${b.matched.join(', ')}`);
     }
+  const context = contextScores(replyContext(own, index.adjacency, visible, q.epoch, nodeOf), own, false);
+  for (const nid of own.keys()) {
+    const told = eventDated.has(nid);
+    const added = context.get(nid) ?? 0;
+    const score = own.get(nid)! + added;
+    addHit(
+      hits,
+      nid,
+      told ? score * EVENT_BOOST : score,
+      `${told ? 'tells of an event dated' : 'dated'} as the question asks; ${why.get(nid)!}${added > 0 ? `; reply context +${added.toFixed(3)}` : ''}`,
+    );
+  }
   return { hits, dateTerms: new Set([...used].flatMap((r) => textTerms(r.text))) };
 }

@@ -1,8 +1,9 @@
 import type { Engine } from '../engine/engine.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
-import { type BodyColumns, type NodeRow, rowMeta, rowRange } from '../schema/rows.js';
+import { rowMeta, rowRange } from '../schema/rows.js';
 import { closureParams, closureShape, workingSetSql } from '../sql/closure.js';
 import { queryPrepared } from '../sql/prepared.js';
+import { compareStrings } from '../text/compare.js';
 import type { ResolvedRequest } from './request.js';
 import type { Candidate, CandidateEdge } from './types.js';
 
@@ -12,8 +13,9 @@ export interface CandidateGraph {
   /** For each candidate nid, the open nodes (any, visible) with an edge into it. */
   openDependants: Map<number, number[]>;
   explicitRoots: Set<number>;
-  /** Reached by the walk but cut by a level's node bound (not walked on). */
-  beyondBound: Array<{ nid: number; id: string }>;
+  /** Ids of the nodes reached by the walk but cut by a level's node bound (not walked on), sorted
+   * (code-unit order). Ids only: a long session's walk cuts tens of thousands. */
+  beyondBound: string[];
   /** Reached through a valid edge but no longer valid (superseded or archived). */
   closed: Array<{ id: string; reason: string; closedAt: number; by: string | null }>;
   graphTruncated: boolean;
@@ -59,17 +61,8 @@ export async function loadCandidates(
   const table = await queryPrepared(engine, name, workingSetSql(shape), closureParams(shape, closure));
   // Read column-wise, and only candidates become objects (building one per row cost ~10 µs a
   // row); the tens of thousands of nodes a long session's beam cuts come as one list of nids.
-  const col = (n: string) => table.getChild(n)!;
-  const parts = col('part').toArray() as Int32Array;
-  const nids = col('nid').toArray() as Int32Array;
-  const hopCol = col('hop');
-  const beyondCol = col('beyond');
-  const srcs = col('src').toArray() as Int32Array;
-  const dsts = col('dst').toArray() as Int32Array;
-  const edgeKinds = col('edge_kind');
-  const srcStatus = col('src_status');
-  const nodeNames = CANDIDATE_COLUMNS;
-  const nodeColumns = nodeNames.map((n) => table.getChild(n));
+  // Batch by batch: a column of the whole table is chunked, and each `get` on it searched for its
+  // chunk (a third of reading the rows at 86k nodes).
   const candidates = new Map<number, Candidate>();
   const beyondBound: CandidateGraph['beyondBound'] = [];
   const inner: CandidateEdge[] = [];
@@ -77,45 +70,53 @@ export async function loadCandidates(
   const closed: CandidateGraph['closed'] = [];
   let graphTruncated = false;
   let cut = false;
-  for (let i = 0; i < table.numRows; i++) {
-    const part = parts[i]!;
-    if (part === NODE) {
-      const nid = nids[i]!;
-      const walked = hopCol.isValid(i);
-      const beyond = beyondCol.get(i) === true;
-      if (walked && beyond) graphTruncated = true;
-      const row: Record<string, unknown> = {};
-      for (let c = 0; c < nodeNames.length; c++) row[nodeNames[c]!] = nodeColumns[c]?.get(i) ?? null;
-      candidates.set(
-        nid,
-        toCandidate(row as unknown as NodeRowWithBody, !walked || beyond ? Number.POSITIVE_INFINITY : hopCol.get(i)),
-      );
-    } else if (part === EDGE) {
-      const src = srcs[i]!;
-      const dst = dsts[i]!;
-      if (candidates.has(src)) inner.push({ src, dst, kind: edgeKinds.get(i) as EdgeKind });
-      if (srcStatus.get(i) === 'open') {
-        const list = openDependants.get(dst);
-        if (list) list.push(src);
-        else openDependants.set(dst, [src]);
+  for (const batch of table.batches) {
+    const col = (n: string) => batch.getChild(n)!;
+    const parts = col('part').toArray() as Int32Array;
+    const nids = col('nid').toArray() as Int32Array;
+    const hopCol = col('hop');
+    const beyondCol = col('beyond');
+    const srcs = col('src').toArray() as Int32Array;
+    const dsts = col('dst').toArray() as Int32Array;
+    const edgeKinds = col('edge_kind');
+    const srcStatus = col('src_status');
+    const node = nodeColumnsOf(col);
+    for (let i = 0; i < batch.numRows; i++) {
+      const part = parts[i]!;
+      if (part === NODE) {
+        const nid = nids[i]!;
+        const walked = hopCol.isValid(i);
+        const beyond = beyondCol.get(i) === true;
+        if (walked && beyond) graphTruncated = true;
+        candidates.set(nid, toCandidate(node, i, !walked || beyond ? Number.POSITIVE_INFINITY : hopCol.get(i)));
+      } else if (part === EDGE) {
+        const src = srcs[i]!;
+        const dst = dsts[i]!;
+        if (candidates.has(src)) inner.push({ src, dst, kind: edgeKinds.get(i) as EdgeKind });
+        if (srcStatus.get(i) === 'open') {
+          const list = openDependants.get(dst);
+          if (list) list.push(src);
+          else openDependants.set(dst, [src]);
+        }
+      } else if (part === CLOSED) {
+        const by = col('by_nid').get(i) as number | null;
+        closed.push({
+          id: idOf(nids[i]!) ?? String(nids[i]),
+          reason: col('reason').get(i) as string,
+          closedAt: col('closed_at').get(i) as number,
+          by: by === null ? null : (idOf(by) ?? null),
+        });
+      } else if (part === CUT) {
+        cut = col('cut').get(i) === true;
+        // Nodes a level's beam cut and the completion did not add, named only. Ids come from the
+        // ledger's in-memory index: no query for them. (Sorted below, as explain lists them.)
+        const namedOnly = (col('named_only').get(i) as { toArray(): Int32Array } | null)?.toArray() ?? [];
+        for (const nid of namedOnly) beyondBound.push(idOf(nid) ?? String(nid));
+        if (namedOnly.length > 0) graphTruncated = true;
       }
-    } else if (part === CLOSED) {
-      const by = col('by_nid').get(i) as number | null;
-      closed.push({
-        id: idOf(nids[i]!) ?? String(nids[i]),
-        reason: col('reason').get(i) as string,
-        closedAt: col('closed_at').get(i) as number,
-        by: by === null ? null : (idOf(by) ?? null),
-      });
-    } else if (part === CUT) {
-      cut = col('cut').get(i) === true;
-      // Nodes a level's beam cut and the completion did not add, named only. Ids come from the
-      // ledger's in-memory index: no query for them. (Their order is free: explain sorts by id.)
-      const namedOnly = (col('named_only').get(i) as { toArray(): Int32Array } | null)?.toArray() ?? [];
-      for (const nid of namedOnly) beyondBound.push({ nid, id: idOf(nid) ?? String(nid) });
-      if (namedOnly.length > 0) graphTruncated = true;
     }
   }
+  beyondBound.sort(compareStrings);
   closed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
     candidates,
@@ -128,68 +129,61 @@ export async function loadCandidates(
   };
 }
 
-/** The node columns a candidate is built from. */
-const CANDIDATE_COLUMNS = [
-  'nid',
-  'id',
-  'kind',
-  'status',
-  'authority',
-  'path',
-  'revision',
-  'range_start',
-  'range_end',
-  'verifier',
-  'tool',
-  'role',
-  'meta',
-  'tx',
-  'valid_from',
-  'body_hash',
-  'body',
-  'tokens',
-] as const;
+/** A batch's column, read by row. */
+interface Column {
+  get(i: number): unknown;
+}
 
-/** A candidate row: the node version's columns with its body. */
-type NodeRowWithBody = Pick<
-  NodeRow,
-  | 'nid'
-  | 'id'
-  | 'kind'
-  | 'status'
-  | 'authority'
-  | 'path'
-  | 'revision'
-  | 'range_start'
-  | 'range_end'
-  | 'verifier'
-  | 'tool'
-  | 'role'
-  | 'meta'
-  | 'tx'
-  | 'valid_from'
-> &
-  BodyColumns;
-
-function toCandidate(r: NodeRowWithBody, hop: number): Candidate {
+/** The node columns a candidate is built from, of one batch. */
+function nodeColumnsOf(col: (name: string) => Column) {
   return {
-    nid: r.nid,
-    id: r.id,
-    kind: r.kind as NodeKind,
-    status: r.status as Status | null,
-    authority: r.authority,
-    path: r.path,
-    revision: r.revision,
+    id: col('id'),
+    kind: col('kind'),
+    status: col('status'),
+    authority: col('authority'),
+    path: col('path'),
+    revision: col('revision'),
+    rangeStart: col('range_start'),
+    rangeEnd: col('range_end'),
+    verifier: col('verifier'),
+    tool: col('tool'),
+    role: col('role'),
+    meta: col('meta'),
+    tx: col('tx'),
+    validFrom: col('valid_from'),
+    bodyHash: col('body_hash'),
+    body: col('body'),
+    tokens: col('tokens'),
+    nid: col('nid'),
+  };
+}
+
+/** Row `i` of a batch's node columns as a candidate (read straight from the columns: an object
+ * of the row's values first, keyed by column name, cost as much again). */
+function toCandidate(c: ReturnType<typeof nodeColumnsOf>, i: number, hop: number): Candidate {
+  const r = {
+    range_start: (c.rangeStart.get(i) ?? null) as number | null,
+    range_end: (c.rangeEnd.get(i) ?? null) as number | null,
+    meta: (c.meta.get(i) ?? null) as string | null,
+  };
+  return {
+    nid: c.nid.get(i) as number,
+    id: c.id.get(i) as string,
+    kind: c.kind.get(i) as NodeKind,
+    status: (c.status.get(i) ?? null) as Status | null,
+    authority: c.authority.get(i) as string,
+    path: (c.path.get(i) ?? null) as string | null,
+    revision: (c.revision.get(i) ?? null) as string | null,
     range: rowRange(r),
-    verifier: r.verifier,
-    tool: r.tool,
-    role: r.role,
+    verifier: (c.verifier.get(i) ?? null) as string | null,
+    tool: (c.tool.get(i) ?? null) as string | null,
+    role: (c.role.get(i) ?? null) as string | null,
     meta: rowMeta(r),
-    tx: r.tx,
-    validFrom: r.valid_from,
-    bodyHash: r.body_hash,
-    body: r.body,
-    tokens: r.tokens ?? 0,
+    tx: c.tx.get(i) as number,
+    validFrom: c.validFrom.get(i) as number,
+    bodyHash: (c.bodyHash.get(i) ?? null) as string | null,
+    body: (c.body.get(i) ?? null) as string | null,
+    tokens: (c.tokens.get(i) ?? 0) as number,
     hop,
   };
 }

@@ -71,9 +71,9 @@ async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Rank
   const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
   const coveredBy = carriedBodies(graph, refCost);
-  const query = relevanceQuery(shown, tiers);
+  const query = { ...relevanceQuery(shown, tiers), authored: authoredBodies(graph, coveredBy) };
   const placement = rankUnits(units, query);
-  const excerpts = new Excerpter(`${query.text}\n${query.focus ?? ''}`, ctx.countTokens);
+  const excerpts = new Excerpter([query.text, query.focus ?? ''], ctx.countTokens);
   return { graph, tiers, units, unanswered, coveredBy, placement, refCost, excerpts };
 }
 
@@ -99,6 +99,18 @@ function carriedBodies(graph: CandidateGraph, refCost: number): Map<number, numb
   }
   for (const [inner, outer] of containedRanges(graph, refCost)) coveredBy.set(inner, [outer]);
   return coveredBy;
+}
+
+/** Files the agent wrote whole from its own text, and the commands that wrote them: the revisions
+ * carriedBodies found in a command's text. */
+function authoredBodies(graph: CandidateGraph, coveredBy: ReadonlyMap<number, readonly number[]>): Set<number> {
+  const out = new Set<number>();
+  for (const [nid, carriers] of coveredBy) {
+    if (graph.candidates.get(nid)?.kind !== 'artifact_revision') continue;
+    out.add(nid);
+    for (const c of carriers) out.add(c);
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { compareStrings } from '../text/compare.js';
 import { textTerms } from '../text/text-terms.js';
+import { distinctTerms } from './query-terms.js';
 import type { Candidate, Unit } from './types.js';
 
 /** Units at or above this tier are hard guarantees, packed by rule; the rest are ranked here. */
@@ -26,6 +27,9 @@ export interface RelevanceQuery {
   commands?: ReadonlySet<string>;
   /** Paths open work touches (evidence it cites, revisions it made). */
   paths: ReadonlySet<string>;
+  /** Nodes whose body is text the agent wrote whole itself: a command that writes a file from
+   * its own text (a here-doc, `printf … >`) and the revision it wrote. BM25 does not score them. */
+  authored?: ReadonlySet<number>;
 }
 
 /** Reciprocal-rank constant: the usual 60, so no single channel's head dominates the fusion. */
@@ -75,8 +79,13 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
       score: u.members.some((m) => (m.path !== null && named.has(m.path)) || commandNames(m, mentions)) ? u.tx + 1 : 0,
     })),
   );
-  ranked('bm25', bm25Scores(pool, query.text));
-  ranked('action bm25', bm25Scores(pool, query.focus ?? ''));
+  // A file the agent wrote whole (a reproduction script) matches the task because the agent copied
+  // the task's example into it, not because it shows the code the task is about: BM25 does not
+  // place it (exact path still does while open work touches the file). Scoring it crowded file
+  // views out of small budgets on the replay evaluation.
+  const authored = query.authored ?? new Set<number>();
+  ranked('bm25', bm25Scores(pool, query.text, authored));
+  ranked('action bm25', bm25Scores(pool, query.focus ?? '', authored));
 
   // A command run again later (the reproduction script after each change) has its older outputs
   // placed by recency only: the newer run shows the state they described.
@@ -153,6 +162,12 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
       const parts = p.split('/').filter(Boolean);
       const tail = parts.slice(-2).join('/');
       const base = parts[parts.length - 1] ?? '';
+      // Each form holds the file name: a name the text lacks rules the path out in one scan of
+      // the text (on a long session the query holds every open claim: ~150k characters).
+      if (base !== '' && !text.includes(base)) {
+        unnamed.add(p);
+        continue;
+      }
       if (
         text.includes(p) ||
         (parts.length >= 2 && text.includes(tail)) ||
@@ -185,10 +200,14 @@ function pathMentions(paths: ReadonlySet<string>): string[] {
 const commandNames = (m: Candidate, mentions: readonly string[]): boolean =>
   (m.kind === 'tool_call' || m.kind === 'action') && m.body !== null && mentions.some((p) => m.body!.includes(p));
 
-/** BM25 of each unit's text (its members' bodies) against the query's terms, with statistics over
- * the pool itself. */
-function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: string; score: number }> {
-  const query = [...new Set(textTerms(queryText))];
+/** BM25 of each unit's text (its members' bodies but the `unscored` ones) against the query's
+ * terms, with statistics over the pool itself. */
+function bm25Scores(
+  pool: readonly Unit[],
+  queryText: string,
+  unscored: ReadonlySet<number>,
+): Array<{ key: string; score: number }> {
+  const query = distinctTerms(queryText);
   if (query.length === 0) return [];
   // Each body is a document of its own and a unit scores as its best member: an action's long
   // thought and the short output of its command are different texts, and one long unit must not
@@ -198,20 +217,34 @@ function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: stri
     for (const m of u.members) if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, bodyTerms(m));
   // A query holds every open claim's words (~1k terms on a long session) and a body a few hundred:
   // each body's matches are found from the smaller side, then summed in query order, so the
-  // floating-point sums are the ones a loop over the query terms gives.
-  const position = new Map(query.map((q, i) => [q, i]));
-  const matches = new Map<string, number[]>();
+  // floating-point sums are the ones a loop over the query terms gives. A body's matches depend
+  // only on the query and the body, and the query's text (open tasks, steering, claims) recurs
+  // from step to step: they are kept per query (distinctTerms hands out one array per text).
+  let known = hitsByQuery.get(query);
+  if (known === undefined) {
+    known = new Map();
+    hitsByQuery.set(query, known);
+  }
+  let position: Map<string, number> | undefined;
+  const matches = new Map<string, readonly number[]>();
   const df = new Array<number>(query.length).fill(0);
   for (const [hash, d] of docs) {
-    const hits: number[] = [];
-    if (d.counts.size < query.length) {
-      for (const t of d.counts.keys()) {
-        const i = position.get(t);
-        if (i !== undefined) hits.push(i);
+    let hits = known.get(hash);
+    if (hits === undefined) {
+      const found: number[] = [];
+      if (d.counts.size < query.length) {
+        position ??= new Map(query.map((q, i) => [q, i]));
+        for (const t of d.counts.keys()) {
+          const i = position.get(t);
+          if (i !== undefined) found.push(i);
+        }
+        found.sort((a, b) => a - b);
+      } else {
+        for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) found.push(i);
       }
-      hits.sort((a, b) => a - b);
-    } else {
-      for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) hits.push(i);
+      hits = found;
+      if (known.size >= TERM_CACHE_MAX) known.clear();
+      known.set(hash, hits);
     }
     for (const i of hits) df[i]!++;
     matches.set(hash, hits);
@@ -231,9 +264,16 @@ function bm25Scores(pool: readonly Unit[], queryText: string): Array<{ key: stri
   }
   return pool.map((u) => ({
     key: u.key,
-    score: Math.max(0, ...u.members.map((m) => (m.bodyHash === null ? 0 : scoreOf.get(m.bodyHash)!))),
+    score: Math.max(
+      0,
+      ...u.members.map((m) => (m.bodyHash === null || unscored.has(m.nid) ? 0 : scoreOf.get(m.bodyHash)!)),
+    ),
   }));
 }
+
+/** Each body's matching query terms (positions in the query, ascending) by content hash, per
+ * query; read-only once computed. */
+const hitsByQuery = new WeakMap<readonly string[], Map<string, readonly number[]>>();
 
 /** Term counts per body, cached by content hash: the same bodies are ranked on every materialize. */
 const termCache = new Map<string, { counts: Map<string, number>; length: number }>();
