@@ -24,3 +24,26 @@ export function distinctTerms(text: string): readonly string[] {
 /** Texts kept: a ranking's query text and action focus, with room for a second ledger's. */
 const KEPT = 4;
 const recent = new Map<string, readonly string[]>();
+
+/**
+ * `text.includes(needle)`, remembered for the last few texts: the query's text on a long session
+ * is ~150k characters, and the paths tested against it recur from step to step. Pure.
+ */
+export function textIncludes(text: string, needle: string): boolean {
+  let known = includes.get(text);
+  if (known === undefined) {
+    if (includes.size >= KEPT) includes.delete(includes.keys().next().value!);
+    known = new Map();
+    includes.set(text, known);
+  }
+  let hit = known.get(needle);
+  if (hit === undefined) {
+    hit = text.includes(needle);
+    if (known.size >= NEEDLES_KEPT) known.clear();
+    known.set(needle, hit);
+  }
+  return hit;
+}
+
+const includes = new Map<string, Map<string, boolean>>();
+const NEEDLES_KEPT = 50_000;

@@ -1,6 +1,6 @@
 import { compareStrings } from '../text/compare.js';
 import { textTerms } from '../text/text-terms.js';
-import { distinctTerms } from './query-terms.js';
+import { distinctTerms, textIncludes } from './query-terms.js';
 import type { Candidate, Unit } from './types.js';
 
 /** Units at or above this tier are hard guarantees, packed by rule; the rest are ranked here. */
@@ -152,7 +152,13 @@ function fuse(
 function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
   // Open work's own paths count even when no ranked unit holds them: a command may still name them.
   const out = new Set<string>(query.paths);
-  const text = `${query.text}\n${query.focus ?? ''}`;
+  const focus = query.focus ?? '';
+  // In `text\nfocus`, a needle without a newline occurs in one of the two: the long, stable part is
+  // asked through textIncludes' memory, the action's few lines directly.
+  const includes = (needle: string) =>
+    needle.includes('\n')
+      ? `${query.text}\n${focus}`.includes(needle)
+      : textIncludes(query.text, needle) || focus.includes(needle);
   // A path is tested once, however many members hold it (a long session views a file many times).
   const unnamed = new Set<string>();
   for (const u of pool) {
@@ -164,16 +170,11 @@ function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
       const base = parts[parts.length - 1] ?? '';
       // Each form holds the file name: a name the text lacks rules the path out in one scan of
       // the text (on a long session the query holds every open claim: ~150k characters).
-      if (base !== '' && !text.includes(base)) {
+      if (base !== '' && !includes(base)) {
         unnamed.add(p);
         continue;
       }
-      if (
-        text.includes(p) ||
-        (parts.length >= 2 && text.includes(tail)) ||
-        (/\.\w+$/.test(base) && text.includes(base))
-      )
-        out.add(p);
+      if (includes(p) || (parts.length >= 2 && includes(tail)) || (/\.\w+$/.test(base) && includes(base))) out.add(p);
       else unnamed.add(p);
     }
   }
