@@ -62,7 +62,8 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
   if (closed.size > 0) for (const row of plan.nodes) if (closed.delete(row.vkey)) row.valid_to = epoch;
   const batch = [beginTransactionSql()];
   if (closed.size > 0) batch.push(closeVersionsSql(epoch, [...closed]));
-  const streams: Array<[TableName, Uint8Array]> = [];
+  // Rows each written as an Arrow stream just before its insert: commitRowsIPC reuses one buffer.
+  const streams: Array<[TableName, readonly object[]]> = [];
   const inserts: Array<[TableName, readonly object[]]> = [
     ['bodies', plan.bodies],
     ['nodes', plan.nodes],
@@ -74,7 +75,7 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
     if (rows.length === 0) continue;
     const sql = literalInsertSql(name, rows);
     if (sql !== null) batch.push(sql);
-    else streams.push([name, commitRowsIPC(name, rows)]);
+    else streams.push([name, rows]);
   }
   const after: string[] = [];
   for (const hook of core.hooks) if (hook.statements) after.push(...hook.statements(plan));
@@ -83,7 +84,7 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
   try {
     try {
       await engine.run(batch.join(';\n'));
-      for (const [name, ipc] of streams) await engine.insertIPC(name, ipc);
+      for (const [name, rows] of streams) await engine.insertIPC(name, commitRowsIPC(name, rows));
       if (after.length > 0) await engine.run(after.join(';\n'));
     } catch (cause) {
       throw asLedgerError(cause, 'ENGINE_FAILED');

@@ -86,26 +86,21 @@ export class TermPostings {
     }
     const n = scratch.encode(text);
     const b = scratch.bytes;
+    b[n] = 0; // not a word byte: a word's scan stops at the text's end with no bounds check
     let length = 0;
     let tf = this.tf;
     let touched = this.touched;
     let touchedCount = 0;
-    let start = -1;
-    let h = 0;
-    let classes = 0;
-    for (let i = 0; i <= n; i++) {
-      const k = i < n ? WORD_CLASS[b[i]!]! : 0;
-      if (k !== 0) {
-        if (start < 0) {
-          start = i;
-          h = FNV_OFFSET;
-          classes = 0;
-        }
+    for (let i = 0; ; ) {
+      while (i < n && WORD_CLASS[b[i]!] === 0) i++;
+      if (i >= n) break;
+      const start = i;
+      let h = FNV_OFFSET;
+      let classes = 0;
+      for (let k = WORD_CLASS[b[i]!]!; k !== 0; k = WORD_CLASS[b[++i]!]!) {
         h = Math.imul(h ^ b[i]!, FNV_PRIME); // = ByteKeyTable.hash over the word, built as it is scanned
         classes |= k;
-        continue;
       }
-      if (start < 0) continue;
       let at = i - start <= MAX_REMEMBERED_WORD ? this.words.get(b, start, i, h) : -1;
       if (at < 0) {
         at = this.rememberWord(b, start, i, h, classes);
@@ -122,7 +117,6 @@ export class TermPostings {
         }
         tf[id]!++;
       }
-      start = -1;
     }
     this.docLen[bkey] = length;
     this.chars[bkey] = text.length;

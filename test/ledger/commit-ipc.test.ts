@@ -56,6 +56,54 @@ describe('commitRowsIPC (the commit path Arrow writer)', () => {
     }
   });
 
+  it('gives the same bytes for the same rows, whatever it wrote before (its buffer is reused)', () => {
+    for (const table of TABLES) {
+      fc.assert(
+        fc.property(rowsOf(table), rowsOf(table), (cells, otherCells) => {
+          const rows = cells.map((c) => objectOf(table, c));
+          const first = commitRowsIPC(table, rows).slice();
+          commitRowsIPC(
+            table,
+            otherCells.map((c) => objectOf(table, c)),
+          );
+          expect(commitRowsIPC(table, rows)).toEqual(first);
+        }),
+        { numRuns: 30 },
+      );
+    }
+  });
+
+  it('is ingested by the engine row for row, for every table', async () => {
+    const ledger = await pool.ledger();
+    const engine = engineOf(ledger);
+    for (const table of TABLES) {
+      const copy = `ipc_all_${table}`;
+      await engine.run(`CREATE OR REPLACE TABLE ${copy} AS SELECT * FROM ${table} LIMIT 0`);
+      await fc.assert(
+        fc.asyncProperty(rowsOf(table), async (cells) => {
+          fc.pre(cells.length > 0);
+          await engine.run(`DELETE FROM ${copy}`);
+          await engine.insertIPC(
+            copy as TableName,
+            commitRowsIPC(
+              table,
+              cells.map((c) => objectOf(table, c)),
+            ),
+          );
+          const got = (await engine.query(`SELECT * FROM ${copy}`)).toArray().map((r) => ({ ...r.toJSON() }));
+          const want = cells.map((c) =>
+            objectOf(
+              table,
+              c.map((v) => (typeof v === 'string' ? utf8(v) : v)),
+            ),
+          );
+          expect(got).toEqual(want);
+        }),
+        { numRuns: 6 },
+      );
+    }
+  });
+
   it('is ingested by the engine row for row', async () => {
     const ledger = await pool.ledger();
     const engine = engineOf(ledger);

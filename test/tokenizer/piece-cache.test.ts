@@ -75,6 +75,34 @@ describe.each(ENCODINGS)('piece-cached token counts equal tiktoken (%s)', async 
     );
   });
 
+  it('every one- and two-byte ASCII text, each counted twice (the second from the short-piece table)', () => {
+    const wrong: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (let a = 0; a < 128; a++) {
+        const one = String.fromCharCode(a);
+        if (cached.count(one) !== direct.count(one)) wrong.push(one);
+        for (let b = 0; b < 128; b++) {
+          const two = one + String.fromCharCode(b);
+          if (cached.count(two) !== direct.count(two)) wrong.push(two);
+        }
+      }
+    }
+    expect(wrong.map((t) => JSON.stringify(t))).toEqual([]);
+  });
+
+  it('a text shorter than the one counted before it (stale bytes follow it in the scratch)', () => {
+    // Read past its end, the stale bytes would extend its last piece into more tokens.
+    for (const [long, short] of [
+      ['zxqvkjwpfghzxqvkjw', 'zxq'],
+      ['.,;:!?.,;:!?', '.,'],
+      ['ab    \n\n cd', 'ab  '],
+    ]) {
+      cached.count(long!);
+      expect(direct.count(long!)).toBeGreaterThan(direct.count(short!));
+      expect(cached.count(short!), short).toBe(direct.count(short!));
+    }
+  });
+
   it('special-token text counts as plain text', () => {
     expect(cached.count('a <|endoftext|> b')).toBe(direct.count('a <|endoftext|> b'));
     expect(cached.count('a <|endoftext|> b')).toBeGreaterThan(3);
