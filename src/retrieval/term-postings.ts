@@ -101,6 +101,7 @@ export class TermPostings {
         h = Math.imul(h ^ b[i]!, FNV_PRIME); // = ByteKeyTable.hash over the word, built as it is scanned
         classes |= k;
       }
+      if (i - start === 3 && isWontBytes(b, start)) continue; // `won't`: see isWontAt
       let at = i - start <= MAX_REMEMBERED_WORD ? this.words.get(b, start, i, h) : -1;
       if (at < 0) {
         at = this.rememberWord(b, start, i, h, classes);
@@ -231,4 +232,15 @@ export function grow(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
   // No subarray when growing (the usual case): a view per call is garbage on the commit path.
   b.set(a.length <= capacity ? a : a.subarray(0, capacity));
   return b;
+}
+
+/** `isWontAt` over the UTF-8 bytes of a body (`b` ends with a non-word byte, so the scan stops
+ * there): `won` then an ASCII apostrophe or U+2019 (E2 80 99), `t`, and no further word byte. */
+function isWontBytes(b: Uint8Array, start: number): boolean {
+  if ((b[start]! | 32) !== 119 || (b[start + 1]! | 32) !== 111 || (b[start + 2]! | 32) !== 110) return false;
+  let t = start + 3;
+  if (b[t] === 39) t += 1;
+  else if (b[t] === 0xe2 && b[t + 1] === 0x80 && b[t + 2] === 0x99) t += 3;
+  else return false;
+  return (b[t]! | 32) === 116 && WORD_CLASS[b[t + 1]!] === 0;
 }

@@ -5,6 +5,8 @@
  * everything lower-cased, a few English stop words dropped, and a light suffix stemmer
  * (`stem`) so `camped`, `camping` and `camps` are one term. Pure and deterministic.
  */
+import { IRREGULAR_BASE } from './irregular-forms.js';
+
 const STOP = new Set(
   'a an and are as at be by for from has have he her his i in is it its of on or she that the their them they this to was were what when where which who will with you your did do does how over into about after before there then than so not no can could would should been being also just any all'.split(
     ' ',
@@ -73,23 +75,44 @@ function forEachWord(text: string, each: (terms: readonly string[]) => void): vo
     if (word) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      each(wordTerms(text.slice(start, i)));
+      if (!(i - start === 3 && isWontAt(text, start))) each(wordTerms(text.slice(start, i)));
       start = -1;
     }
   }
 }
 
 /**
+ * Whether the word at `start` is the `won` of `won't` (will not: stop words both), so that it does
+ * not become the term of `won` the past of `win` (`stem`'s irregular forms). The apostrophe is
+ * ASCII or U+2019; `TermPostings` makes the same test on bytes (`isWontBytes`).
+ */
+export function isWontAt(text: string, start: number): boolean {
+  const q = text.charCodeAt(start + 3);
+  if (q !== 39 && q !== 0x2019) return false;
+  if ((text.charCodeAt(start) | 32) !== 119 || (text.charCodeAt(start + 1) | 32) !== 111) return false;
+  if ((text.charCodeAt(start + 2) | 32) !== 110 || (text.charCodeAt(start + 4) | 32) !== 116) return false;
+  const after = text.charCodeAt(start + 5); // NaN past the end
+  return !(
+    (after >= 97 && after <= 122) ||
+    (after >= 65 && after <= 90) ||
+    (after >= 48 && after <= 57) ||
+    after === 95
+  );
+}
+
+/**
  * A light English suffix stemmer (no dictionary), applied in order: `-ies` → `y`, or a plural `-s`
  * (not `-ss`, `-us`, `-is`); then `-ing` or `-ed` (not `-eed`); then a final `e` and a doubled
- * final consonant go, always keeping at least three letters. Irregular forms (`ran`/`run`) stay
- * apart; words with digits are left alone (identifiers such as `crc8`). Over-stemming is
+ * final consonant go, always keeping at least three letters. Common irregular forms first become
+ * their base (`ran` → run, `bought` → buy, `children` → child; see `irregular-forms.ts`), so a
+ * question in one tense finds a turn in another; words with digits are left alone (identifiers
+ * such as `crc8`). Over-stemming is
  * harmless as long as both the query and the bodies go through it: it only has to map the
  * inflections of one word together (`camp`, `camps`, `camped`, `camping` → camp).
  */
 export function stem(word: string): string {
-  if (word.length < 4 || /[^a-z]/.test(word)) return word;
-  let w = word;
+  let w = IRREGULAR_BASE.get(word) ?? word;
+  if (w.length < 4 || /[^a-z]/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length >= 6) w = w.slice(0, -3);
