@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromMiniSweAgent } from '../../src/adapters/index.js';
 import { rankUnits } from '../../src/working-set/relevance.js';
 import type { Candidate, Unit } from '../../src/working-set/types.js';
+import { candidate } from '../helpers/candidate.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 /**
@@ -81,26 +82,8 @@ describe('a file the agent wrote whole is not placed by BM25', () => {
 });
 
 describe('rankUnits: authored bodies', () => {
-  const node = (nid: number, kind: Candidate['kind'], body: string, tx: number): Candidate => ({
-    nid,
-    id: `a${nid}`,
-    kind,
-    status: null,
-    authority: 'agent',
-    path: null,
-    revision: null,
-    range: null,
-    verifier: null,
-    tool: null,
-    role: null,
-    meta: null,
-    tx,
-    validFrom: tx,
-    bodyHash: `authored-${nid}`,
-    body,
-    tokens: 10,
-    hop: 1,
-  });
+  const node = (nid: number, kind: Candidate['kind'], body: string, tx: number): Candidate =>
+    candidate({ nid, id: `a${nid}`, kind, tx, validFrom: tx, bodyHash: `authored-${nid}`, body, tokens: 10 });
   const unit = (members: Candidate[]): Unit => ({
     key: members[0]!.id,
     members,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { packUnits } from '../../src/working-set/pack.js';
 import type { Candidate, Unit } from '../../src/working-set/types.js';
+import { candidate } from '../helpers/candidate.js';
 
 /**
  * Packing charges what the working set shows. The current action is packed before the file view
@@ -8,26 +9,8 @@ import type { Candidate, Unit } from '../../src/working-set/types.js';
  * too, the output is shown as a reference to it, and the budget gets the difference back for the
  * units ranked after it.
  */
-const node = (nid: number, kind: Candidate['kind'], tokens: number, body = `body ${nid}`): Candidate => ({
-  nid,
-  id: `n${nid}`,
-  kind,
-  status: null,
-  authority: 'agent',
-  path: null,
-  revision: null,
-  range: null,
-  verifier: null,
-  tool: null,
-  role: null,
-  meta: null,
-  tx: nid,
-  validFrom: nid,
-  bodyHash: `h${nid}`,
-  body,
-  tokens,
-  hop: 1,
-});
+const node = (nid: number, kind: Candidate['kind'], tokens: number, body = `body ${nid}`): Candidate =>
+  candidate({ nid, kind, tokens, body });
 const unit = (members: Candidate[], tier: number): Unit => ({
   key: members[0]!.id,
   members,

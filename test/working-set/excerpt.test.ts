@@ -4,6 +4,7 @@ import { Excerpter } from '../../src/working-set/excerpt.js';
 import { excerptText } from '../../src/working-set/ref-text.js';
 import type { Candidate } from '../../src/working-set/types.js';
 import { validateAnthropicMessages, validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
+import { candidate } from '../helpers/candidate.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 /**
@@ -34,33 +35,25 @@ const trajectory = {
 const pool = new LedgerPool();
 afterAll(() => pool.close());
 
-const candidate = (body: string, id = 'r1'): Candidate => ({
-  nid: 1,
-  id,
-  kind: 'tool_result',
-  status: null,
-  authority: 'agent',
-  path: null,
-  revision: null,
-  range: null,
-  verifier: null,
-  tool: null,
-  role: null,
-  meta: null,
-  tx: 1,
-  validFrom: 0,
-  bodyHash: `h:${body.length}:${body.slice(0, 20)}`,
-  body,
-  tokens: 0,
-  hop: 0,
-});
+const resultOf = (body: string, id = 'r1'): Candidate =>
+  candidate({
+    nid: 1,
+    id,
+    kind: 'tool_result',
+    tx: 1,
+    validFrom: 0,
+    bodyHash: `h:${body.length}:${body.slice(0, 20)}`,
+    body,
+    tokens: 0,
+    hop: 0,
+  });
 
 describe('Excerpter', () => {
   const count = (t: string) => Math.ceil(t.length / 4);
 
   it('keeps the relevant lines with their neighbours, each equal to the stored line, within the limit', () => {
     const body = output.join('\n');
-    const ex = new Excerpter('frobnicate_widget fails with a KeyError', count).cut(candidate(body), 200)!;
+    const ex = new Excerpter('frobnicate_widget fails with a KeyError', count).cut(resultOf(body), 200)!;
     expect(ex.lines).toEqual([[148, 152]]);
     expect(ex.of).toBe(240);
     const stored = body.split('\n');
@@ -75,10 +68,10 @@ describe('Excerpter', () => {
   it('gives nothing when no line is relevant or none fits, and the same excerpt every time', () => {
     const body = output.join('\n');
     const e = new Excerpter('frobnicate_widget', count);
-    expect(new Excerpter('unrelated words only', count).cut(candidate(body), 500)).toBeNull();
-    expect(e.cut(candidate(body), 10)).toBeNull();
-    expect(JSON.stringify(e.cut(candidate(body), 300))).toBe(
-      JSON.stringify(new Excerpter('frobnicate_widget', count).cut(candidate(body), 300)),
+    expect(new Excerpter('unrelated words only', count).cut(resultOf(body), 500)).toBeNull();
+    expect(e.cut(resultOf(body), 10)).toBeNull();
+    expect(JSON.stringify(e.cut(resultOf(body), 300))).toBe(
+      JSON.stringify(new Excerpter('frobnicate_widget', count).cut(resultOf(body), 300)),
     );
   });
 

@@ -3,27 +3,10 @@ import { compareStrings } from '../../src/text/compare.js';
 import { explain } from '../../src/working-set/explain.js';
 import type { Ranked } from '../../src/working-set/rank-candidates.js';
 import type { Candidate, Unit } from '../../src/working-set/types.js';
+import { candidate } from '../helpers/candidate.js';
 
-const member = (nid: number, id: string): Candidate => ({
-  nid,
-  id,
-  kind: 'evidence',
-  status: null,
-  authority: 'agent',
-  path: null,
-  revision: null,
-  range: null,
-  verifier: null,
-  tool: null,
-  role: null,
-  meta: null,
-  tx: nid,
-  validFrom: 0,
-  bodyHash: null,
-  body: null,
-  tokens: 1,
-  hop: 1,
-});
+const member = (nid: number, id: string): Candidate =>
+  candidate({ nid, id, kind: 'evidence', validFrom: 0, bodyHash: null });
 
 describe('explain', () => {
   it('lists exclusions by id, in the order one stable sort of budget, unanswered, beyond-the-bound and closed records gives', () => {

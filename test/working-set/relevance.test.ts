@@ -1,33 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rankUnits } from '../../src/working-set/relevance.js';
 import type { Candidate, Unit } from '../../src/working-set/types.js';
+import { candidate } from '../helpers/candidate.js';
 
-const node = (
-  nid: number,
-  kind: Candidate['kind'],
-  body: string,
-  tx: number,
-  path: string | null = null,
-): Candidate => ({
-  nid,
-  id: `n${nid}`,
-  kind,
-  status: null,
-  authority: 'agent',
-  path,
-  revision: null,
-  range: path ? [1, 10] : null,
-  verifier: null,
-  tool: null,
-  role: null,
-  meta: null,
-  tx,
-  validFrom: tx,
-  bodyHash: `h${nid}`,
-  body,
-  tokens: 10,
-  hop: 1,
-});
+const node = (nid: number, kind: Candidate['kind'], body: string, tx: number, path: string | null = null): Candidate =>
+  candidate({ nid, kind, body, tx, validFrom: tx, path, range: path ? [1, 10] : null, tokens: 10 });
 const unit = (c: Candidate, tier = 6): Unit => ({ key: c.id, members: [c], tier, reason: 'recent history', tx: c.tx });
 
 describe('rankUnits (relevance fused with recency)', () => {
