@@ -20,12 +20,14 @@ export const indexOf = (ledger: Ledger) => ledgerCore(ledger).index;
  */
 export class LedgerPool {
   private engines: Engine[] = [];
+  /** The engine object the slot's latest ledger was given (see `takeSlot`). */
+  private holders: (Engine | undefined)[] = [];
 
   async ledger(slot = 0, snapshot?: Uint8Array, embedder?: Embedder): Promise<Ledger> {
     const engine = await this.engine(slot);
     for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
     const counter = await createNodeTokenCounter('o200k_base');
-    const shared: Engine = { ...engine, close: async () => {} };
+    const shared: Engine = this.takeSlot(slot, engine, { ...engine, close: async () => {} });
     const setup = { engine: shared, counter, embedder };
     return snapshot ? restoreLedger(setup, snapshot) : createLedger(setup);
   }
@@ -38,12 +40,26 @@ export class LedgerPool {
       {
         openEngine: async () => {
           for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
-          return wrap({ ...engine, close: async () => {} });
+          return this.takeSlot(slot, engine, wrap({ ...engine, close: async () => {} }));
         },
         tokenCounter: createNodeTokenCounter,
       },
       options,
     );
+  }
+
+  /**
+   * Gives the slot's connection to a new ledger's engine object. The library opens one connection
+   * per engine and forgets an engine's kept plans when it closes; here every ledger of a slot
+   * shares the slot's connection and the one before is dropped without closing. Its kept-plan
+   * entries must go with it: they name the same statements on the same connection, so evicting
+   * one later (DEALLOCATE) would free the new ledger's plan under it.
+   */
+  private takeSlot(slot: number, engine: Engine, holder: Engine): Engine {
+    const previous = this.holders[slot];
+    if (previous !== undefined) engine.plans?.forget(previous);
+    this.holders[slot] = holder;
+    return holder;
   }
 
   private async engine(slot: number): Promise<Engine> {
@@ -54,6 +70,7 @@ export class LedgerPool {
   async close(): Promise<void> {
     for (const e of this.engines) await e?.close();
     this.engines = [];
+    this.holders = [];
   }
 }
 
