@@ -102,9 +102,12 @@ function carriedBodies(graph: CandidateGraph, refCost: number): Map<number, numb
 }
 
 /** Files the agent wrote whole from its own text, and the commands that wrote them: the revisions
- * carriedBodies found in a command's text. */
+ * carriedBodies found in a command's text, and every call the adapter marked `meta.writesWhole` —
+ * the closure does not return a revision a later write superseded, so its command is known by that
+ * mark alone. */
 function authoredBodies(graph: CandidateGraph, coveredBy: ReadonlyMap<number, readonly number[]>): Set<number> {
   const out = new Set<number>();
+  for (const c of graph.candidates.values()) if (c.kind === 'tool_call' && c.meta?.writesWhole === true) out.add(c.nid);
   for (const [nid, carriers] of coveredBy) {
     if (graph.candidates.get(nid)?.kind !== 'artifact_revision') continue;
     out.add(nid);

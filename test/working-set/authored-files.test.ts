@@ -106,3 +106,37 @@ describe('rankUnits: authored bodies', () => {
     expect(marked.get('a32')!.rank).toBe(0);
   });
 });
+
+describe('a script the agent rewrote: the older writing command is still authored', () => {
+  // The closure does not return the revision a later write superseded, so the first command is
+  // known as authored by the adapter's `meta.writesWhole` mark alone.
+  const rewritten = `${script}\nprint('again', frobnicate_widget(spindle=None))  # KeyError spindle default widget`;
+  const messages = [
+    ...trajectory.messages.slice(0, 8),
+    {
+      role: 'assistant',
+      content: `THOUGHT: Extend the script.\n\n\`\`\`bash\ncat <<'EOF' > repro.py\n${rewritten}\nEOF\n\`\`\``,
+    },
+    { role: 'user', content: '<returncode>0</returncode>\n<output>\n</output>' },
+    ...trajectory.messages.slice(8),
+  ];
+
+  it('marks both writing commands in the adapter and places neither by BM25', async () => {
+    const { transactions } = fromMiniSweAgent({ ...trajectory, messages });
+    const calls = transactions.flatMap((tx) => tx.nodes ?? []).filter((n) => n.kind === 'tool_call');
+    const writers = calls.filter((n) => (n.body ?? '').startsWith("cat <<'EOF' > repro.py"));
+    expect(writers).toHaveLength(2);
+    for (const w of writers) expect(w.meta?.writesWhole).toBe(true);
+    // Commands that write nothing, or write what they do not spell out, carry no mark.
+    for (const c of calls.filter((n) => !writers.includes(n))) expect(c.meta?.writesWhole).toBeUndefined();
+
+    const ledger = await pool.ledger(1);
+    for (const tx of transactions) await ledger.commit(tx);
+    const whole = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const shown = whole.items.filter(
+      (i) => i.kind === 'tool_call' && (i.body ?? '').startsWith("cat <<'EOF' > repro.py"),
+    );
+    expect(shown).toHaveLength(2);
+    for (const w of shown) expect(whole.explanation.find((e) => e.id === w.id)!.signal).toMatch(/^recency #/);
+  });
+});
