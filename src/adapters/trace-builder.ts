@@ -281,12 +281,13 @@ export class TraceBuilder implements FileKnowledge {
             this.count('write-ranged');
           }
           // A whitespace-only content (a freshly created empty file) says less than the command.
-          rev.body = e.content !== undefined && e.content.trim().length > 0 ? e.content : call.body;
+          const content = e.content !== undefined && e.content.trim().length > 0 ? e.content : null;
+          rev.body = content ?? call.body;
           if (e.revert) rev.meta = { revert: true };
           // The command spells the file out whole in its own text (a here-doc, `echo … >`, an
           // editor's create): recorded on the call, which stays recognisable as authored text
           // after a later write supersedes this revision (the working set does not rank it by BM25).
-          if (e.content !== undefined && e.content.trim().length > 0 && call.body.includes(e.content))
+          if (content !== null && call.body.includes(content))
             callNode.meta = { ...(callNode.meta ?? {}), writesWhole: true };
           if (rev.changed && rev.changed.length > 0) this.recordPreImage(t, e.path, id, rev.changed);
           nodes.push(rev);
