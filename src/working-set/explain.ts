@@ -40,7 +40,9 @@ export function explain(
         id: m.id,
         included: false,
         tier: unit.tier,
-        reason: `budget (${tiers.get(m.nid)!.reason})`,
+        reason: unit.reasoning
+          ? `budget (${tiers.get(m.nid)!.reason}: its thought, packed after the ranked evidence)`
+          : `budget (${tiers.get(m.nid)!.reason})`,
         ...signalOf(placement.get(unit.key)),
       });
   }

@@ -71,6 +71,9 @@ export interface Unit {
   reason: string;
   /** Most recent transaction among the members (recency within a tier). */
   tx: number;
+  /** The finished current action's own reasoning (its thought), a unit apart from its calls and
+   * results: packed after the evidence the relevance ranking placed (see packUnits). */
+  reasoning?: true;
 }
 
 /** Some lines of a stored body: 1-based inclusive line ranges, ascending and disjoint. */

@@ -12,9 +12,10 @@ export interface UnitPlan {
  * issue "safe graph cut"):
  * - an action transaction — the action, its tool calls, their results, the revisions it
  *   produced — is one unit while the action is open or anything open outside it depends on a
- *   member (an open task or steering that only `plans` it does not) or it is the current action;
+ *   member (an open task or steering that only `plans` it does not);
  *   once terminal with its dependants closed it may be cut, but each tool call still
- *   stays with its results;
+ *   stays with its results; the finished current action is cut in two: its thought, and its
+ *   calls with their results and its revisions;
  * - a tool call and its results are one unit wherever they appear;
  * - every other node is a unit of its own.
  */
@@ -50,14 +51,15 @@ export function buildUnits(
   const unanswered: Candidate[] = [];
   const get = (nid: number) => candidates.get(nid)!;
 
-  const makeUnit = (key: string, nids: number[]): void => {
+  const makeUnit = (key: string, nids: number[], reasoning = false): void => {
     const members = nids.map(get);
     let best = { tier: Number.POSITIVE_INFINITY, reason: '' };
     for (const m of members) {
       const t = tiers.get(m.nid)!;
       if (t.tier < best.tier) best = t;
     }
-    units.push({ key, members, tier: best.tier, reason: best.reason, tx: Math.max(...members.map((m) => m.tx)) });
+    const tx = Math.max(...members.map((m) => m.tx));
+    units.push({ key, members, tier: best.tier, reason: best.reason, tx, ...(reasoning ? { reasoning: true } : {}) });
     for (const n of nids) assigned.add(n);
   };
   const callGroup = (call: number): number[] => [call, ...(produces.get(call) ?? []).filter((r) => !assigned.has(r))];
@@ -77,9 +79,17 @@ export function buildUnits(
     const dependedOn = members.some((m) =>
       (openDependants.get(m) ?? []).some((d) => !memberSet.has(d) && !plansOnly.has(`${d}>${m}`)),
     );
-    // The current action transaction (tier 2) stays whole: the step the next one follows from.
-    if (action.status === 'open' || tiers.get(action.nid)!.tier <= 2 || dependedOn) {
+    if (action.status === 'open' || dependedOn) {
       makeUnit(action.id, members);
+    } else if (tiers.get(action.nid)!.tier <= 2) {
+      // The finished current action (tier 2): its calls, their results and its revisions stay one
+      // unit — what the step just saw, every call with its result; its thought is a unit of its
+      // own, packed after the ranked evidence (its words are the ranking's focus query: what they
+      // point at comes first). Kept whole with its calls, a long thought crowded the very views it
+      // was about out of small budgets.
+      makeUnit(action.id, [action.nid], true);
+      const rest = [...groups.flat(), ...revisions];
+      if (rest.length > 0) makeUnit(get(rest[0]!).id, rest);
     } else {
       makeUnit(action.id, [action.nid]);
       for (const g of groups) makeUnit(get(g[0]!).id, g);

@@ -92,10 +92,11 @@ describe('the RMD-X session', () => {
 
   it('materializes the expected working sets at several epochs and budgets, with no recap text', async () => {
     const cases: Array<[number, number, string[]]> = [
-      // Epoch 3: the current action (reading driver.py 41-70) costs more than the budget left; the
-      // same lines as evidence fit, and so does the first action's thought (cut from its finished
-      // calls: the task only plans it).
-      [3, 400, ['steer:api', 'task:rmdx', 'ev:driver:41-70', 'act:1']],
+      // Epoch 3: the current action's call and output (reading driver.py 41-70) cost more than the
+      // budget left; the same lines as evidence fit, and so does the current action's thought (a
+      // unit of its own, packed after the ranked evidence and ahead of the recency fill, where the
+      // first action's thought is).
+      [3, 400, ['steer:api', 'task:rmdx', 'ev:driver:41-70', 'act:3']],
       // Epoch 4: the failing test, the claim it supports and the range it cites come first.
       // (act:3's result is the same text as that range, so it costs only a reference and fits too.)
       [
@@ -107,15 +108,15 @@ describe('the RMD-X session', () => {
           'claim:speed-unsigned',
           'ver:status:1',
           'ev:driver:41-70',
-          'act:4',
           'call:4',
           'result:4',
-          'act:3',
           'call:3',
           'result:3',
-          // The earlier actions' thoughts, cut from their finished calls, fill what is left.
-          'act:1',
-          'act:2',
+          // The first look at the driver, placed by relevance to the task, takes what is left: the
+          // current action's thought (act:4) comes after the ranked evidence, and the earlier
+          // actions' thoughts (the recency fill) after it.
+          'call:1',
+          'result:1',
         ],
       ],
       // Epoch 8: tight; the claims, the failing outcome and the edit it checks (its call and
