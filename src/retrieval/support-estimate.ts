@@ -67,6 +67,12 @@ export function estimateSupport(
             : { matched, bySubject: true, stated: speaker, other: listener };
         }),
     );
+    // A question whose every word names its subject or a date some record is dated in ("where
+    // was James on July 12, 2022?") asks what was said then: the dated records are its evidence.
+    if (dateTerms.size > 0 && [...lexical.idf.keys()].every((t) => subjectTerms.has(t))) {
+      f.coverage = 1;
+      f.subjectCoverage = 1;
+    }
     const support = calibratedSupport({ ...f, inference: inference ? 1 : 0 });
     // An inference question's words need not be in the ledger: the hard rule is for stated facts.
     if (f.unseen > UNSEEN_LIMIT && !inference) {

@@ -33,6 +33,9 @@ const dayOfYear = (m: number, d: number): number => dayNumber(2001, m, d) - dayN
  */
 export const DAY_SLACK = 7;
 
+/** A word before a calendar expression that relates the question to it (not a stop word). */
+const LEADING = /\b((?:between|during|since|until|till|around|through|throughout)\s+)$/i;
+
 export function timeExpressions(text: string): DayRange[] {
   const out: DayRange[] = [];
   const taken: Array<[number, number]> = [];
@@ -40,7 +43,9 @@ export function timeExpressions(text: string): DayRange[] {
   let span = '';
   const take = (m: RegExpMatchArray) => {
     taken.push([m.index!, m.index! + m[0].length]);
-    span = m[0];
+    // The word that places the question in the range ("between", "during", "since") is part of
+    // the expression: evidenced by the records' dates like the rest, it is not content.
+    span = `${LEADING.exec(text.slice(0, m.index))?.[1] ?? ''}${m[0]}`;
   };
   const day = (y: number, mo: number, d: number) => {
     if (mo < 1 || mo > 12 || d < 1 || d > 31) return;

@@ -15,8 +15,9 @@ export interface CandidateGraph {
   openDependants: Map<number, number[]>;
   explicitRoots: Set<number>;
   /** Ids of the nodes reached by the walk but cut by a level's node bound (not walked on), sorted
-   * (code-unit order). Ids only: a long session's walk cuts tens of thousands. */
-  beyondBound: string[];
+   * (code-unit order). Ids only: a long session's walk cuts tens of thousands. Named and sorted
+   * on first read (only the explanation reads it; see namedOnce). */
+  readonly beyondBound: string[];
   /** Reached through a valid edge but no longer valid (superseded or archived). */
   closed: Array<{ id: string; reason: string; closedAt: number; by: string | null }>;
   graphTruncated: boolean;
@@ -65,7 +66,7 @@ export async function loadCandidates(
   // Batch by batch: a column of the whole table is chunked, and each `get` on it searched for its
   // chunk (a third of reading the rows at 86k nodes).
   const candidates = new Map<number, Candidate>();
-  const beyondBound: CandidateGraph['beyondBound'] = [];
+  let beyondNids: Int32Array = new Int32Array(0);
   const inner: CandidateEdge[] = [];
   const openDependants = new Map<number, number[]>();
   const closed: CandidateGraph['closed'] = [];
@@ -110,23 +111,43 @@ export async function loadCandidates(
       } else if (part === CUT) {
         cut = col('cut').get(i) === true;
         // Nodes a level's beam cut and the completion did not add, named only. Ids come from the
-        // ledger's in-memory index: no query for them. (Sorted below, as explain lists them.)
-        const namedOnly = (col('named_only').get(i) as { toArray(): Int32Array } | null)?.toArray() ?? [];
-        for (const nid of namedOnly) beyondBound.push(idOf(nid) ?? String(nid));
-        if (namedOnly.length > 0) graphTruncated = true;
+        // ledger's in-memory index: no query for them, and not until the explanation asks.
+        // (A copy: the list's values live in the result's buffers.)
+        const namedOnly = col('named_only').get(i) as { toArray(): Int32Array } | null;
+        if (namedOnly) beyondNids = Int32Array.from(namedOnly.toArray());
+        if (beyondNids.length > 0) graphTruncated = true;
       }
     }
   }
-  beyondBound.sort(compareStrings);
   closed.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const namedBeyond = namedOnce(beyondNids, idOf);
   return {
     candidates,
     edges: inner,
     openDependants,
     explicitRoots,
-    beyondBound,
+    get beyondBound() {
+      return namedBeyond();
+    },
     closed,
     graphTruncated: graphTruncated || cut,
+  };
+}
+
+/**
+ * The ids of `nids`, sorted (code-unit order), made on the first call and kept. A long session's
+ * beam cuts tens of thousands of nodes, and naming and sorting them was about half of the
+ * JavaScript of a materialize call at 86k nodes; only the explanation lists them, and it is built
+ * when it is first read (see WorkingSet).
+ */
+function namedOnce(nids: Int32Array, idOf: (nid: number) => string | undefined): () => string[] {
+  let ids: string[] | undefined;
+  return () => {
+    if (ids === undefined) {
+      ids = Array.from(nids, (nid) => idOf(nid) ?? String(nid));
+      ids.sort(compareStrings);
+    }
+    return ids;
   };
 }
 

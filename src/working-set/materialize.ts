@@ -43,6 +43,6 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       ...(request.budget.chars === undefined ? {} : { chars: req.budget.chars }),
     },
     graphTruncated: ranked.graph.graphTruncated,
-    explanation: explain(items, included, excluded, ranked, ctx.nidOf),
+    explanation: () => explain(items, included, excluded, ranked, ctx.nidOf),
   });
 }

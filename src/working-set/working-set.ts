@@ -12,6 +12,19 @@ import type { ExplanationRecord, WorkingSetItem } from './types.js';
 /** What a `cites` edge may point at: the schema's rule, so committed records always validate. */
 const CITABLE: ReadonlySet<string> = new Set(EDGE_JOINS.cites.to);
 
+/** What a WorkingSet is made of; the explanation may come as the function that builds it. */
+export interface WorkingSetData {
+  epoch: number;
+  items: WorkingSetItem[];
+  tokens: number;
+  budget: { tokens: number; records?: number; chars?: number };
+  graphTruncated: boolean;
+  explanation: ExplanationRecord[] | (() => ExplanationRecord[]);
+}
+
+/** Node's hook for util.inspect (console.log), named without importing node:util. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
 /**
  * A materialized working set. Plain data (items, tokens, budget, graphTruncated, explanation)
  * serialises with JSON.stringify byte-identically for the same ledger and request; the methods
@@ -26,16 +39,38 @@ export class WorkingSet {
   readonly budget: { tokens: number; records?: number; chars?: number };
   /** True when a closure bound (hops or nodes) cut the graph walk. */
   readonly graphTruncated: boolean;
-  /** One record per candidate: why it is in, or why it is out. */
-  readonly explanation: ExplanationRecord[];
+  /**
+   * One record per candidate: why it is in, or why it is out. Built when first read, then kept:
+   * on a long session most records name the tens of thousands of nodes beyond the bound, and
+   * naming and sorting them was about half of the JavaScript of a materialize call at 86k nodes
+   * that only an audit or a person reads. It is an own enumerable property (an accessor), so
+   * JSON.stringify, Object.keys and spreading see the same data, in the same place, as before;
+   * console.log shows the records themselves (see INSPECT below).
+   */
+  declare readonly explanation: ExplanationRecord[];
 
-  constructor(data: Omit<WorkingSet, 'toMessages' | 'toAuditTransaction' | 'toProjectionTransaction'>) {
+  constructor(data: WorkingSetData) {
     this.epoch = data.epoch;
     this.items = data.items;
     this.tokens = data.tokens;
     this.budget = data.budget;
     this.graphTruncated = data.graphTruncated;
-    this.explanation = data.explanation;
+    const build = data.explanation;
+    let records = typeof build === 'function' ? undefined : build;
+    Object.defineProperty(this, 'explanation', {
+      enumerable: true,
+      get: (): ExplanationRecord[] => {
+        if (records === undefined) records = (build as () => ExplanationRecord[])();
+        return records;
+      },
+    });
+  }
+
+  /** What console.log shows: the plain data, explanation included (an accessor shows as [Getter]). */
+  [INSPECT](depth: number, options: object, inspect: (value: unknown, options: object) => string): string {
+    if (depth < 0) return '[WorkingSet]';
+    const { epoch, items, tokens, budget, graphTruncated, explanation } = this;
+    return `WorkingSet ${inspect({ epoch, items, tokens, budget, graphTruncated, explanation }, { ...options, depth })}`;
   }
 
   /** Chat messages obeying the provider's pairing rules (every tool call answered, in order). */

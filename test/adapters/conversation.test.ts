@@ -85,9 +85,24 @@ describe('event dates of a turn (meta.when)', () => {
     expect(on("Let's do it next month when the weather is better.")).toEqual(['2023-09-01/2023-09-30']);
     expect(on('I painted that lake sunrise last year!')).toEqual(['2022-01-01/2022-12-31']);
   });
+  it('reads abbreviated weekdays, "this past", seasons and "last <month>"', () => {
+    expect(on('Last Fri I finally took my kids to a pottery workshop.')).toEqual(['2023-08-11']);
+    expect(on('I just joined a new activist group last Tues.')).toEqual(['2023-08-15']);
+    expect(on('That roadtrip this past weekend was insane!')).toEqual(['2023-08-12/2023-08-13']);
+    expect(on('Last August I told you about the trivia.')).toEqual(['2022-08-01/2022-08-31']);
+    // Summer is not over on 17 August: "last summer" is the one before; "this summer", this one.
+    expect(on('Max and I had a blast on our camping trip last summer.')).toEqual(['2022-06-01/2022-08-31']);
+    expect(on('We go to the lake this summer.')).toEqual(['2023-06-01/2023-08-31']);
+    expect(eventDates('Organizing a camp last summer was great!', '2023-10-02')).toEqual(['2023-06-01/2023-08-31']);
+    // A winter runs into the next year; "this winter" said in October is the coming one.
+    expect(eventDates('This winter we ski.', '2023-10-02')).toEqual(['2023-12-01/2024-02-29']);
+    expect(on('This sun is too hot.')).toEqual([]);
+  });
   it('dates the start of a state that has lasted ("for three years"), not a plan', () => {
     expect(on("I've had them for 3 years now!")).toEqual(['2020-01-01/2020-12-31']);
     expect(on('Been playing it for a month now.')).toEqual(['2023-07-01/2023-07-31']);
+    expect(on("I've been playing for about four months now.")).toEqual(['2023-04-01/2023-04-30']);
+    expect(on("I've been playing professionally for just under a year now.")).toEqual(['2022-01-01/2022-12-31']);
     expect(on("I'm going to Toronto for two weeks.")).toEqual([]);
   });
   it('names nothing for words without a calendar anchor, or without a parsable session date', () => {

@@ -19,6 +19,14 @@ describe('calendar expressions of a question', () => {
     expect(day('What happened on 3 January?', 2022, 12, 30)).toBe(true);
     expect(day('What did Tim organize in 2024?', 2024, 7, 1)).toBe(true);
     expect(day('What did Tim organize in 2024?', 2023, 7, 1)).toBe(false);
+    // The word relating the question to the range is part of the expression (a date term, not content).
+    expect(timeExpressions('Where was John between August 11 and August 15 2023?').map((r) => r.text)).toEqual([
+      'August 15 2023',
+      'between August 11',
+    ]);
+    expect(timeExpressions('Did Andrew have a dog during March 2023?').map((r) => r.text)).toEqual([
+      'during March 2023',
+    ]);
     // "may" is a verb unless it follows "in" or a day.
     expect(timeExpressions('What may Caroline paint next?')).toEqual([]);
     expect(timeExpressions('When did Caroline last paint?')).toEqual([]);
@@ -61,6 +69,16 @@ describe('the temporal channel (default call)', () => {
     expect(june.evidence.filter((e) => e.channels.temporal > 0).map((e) => e.id)).toEqual(['2:1']);
     const undated = await l.retrieve({ authority: ['user'], text: 'Where did Caroline hike?' });
     expect(undated.evidence.every((e) => e.channels.temporal === 0)).toBe(true);
+    // Only a name and a date some record is dated in: what was said then is the evidence.
+    const then = await l.retrieve({
+      authority: ['user'],
+      text: 'Where was Caroline between June 18 and June 22, 2023?',
+    });
+    expect(then.status).toBe('supported');
+    expect(then.evidence[0]!.id).toBe('2:1');
+    // A date no record is dated in is content like any other word: nothing holds it.
+    const never = await l.retrieve({ authority: ['user'], text: 'Where was Caroline on 3 January, 2021?' });
+    expect(never.status).toBe('abstain');
   });
 });
 

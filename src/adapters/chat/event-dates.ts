@@ -2,11 +2,13 @@
 const dayNumber = (y: number, m: number, d: number): number => Math.floor(Date.UTC(y, m - 1, d) / 86_400_000);
 
 /**
- * Relative time expressions of a turn ("yesterday", "last Friday", "two weeks ago", "on the
- * 15th", "next month") resolved against the day it was said, as ISO dates or ISO 8601 intervals
- * (`2023-05-07`, `2023-04-27/2023-05-03`). A turn that dates what it tells is what a "when"
- * question asks for: on the shared LoCoMo conversations 69% of the temporal questions' evidence
- * turns carry one, against 9% of all turns. Expressions without an anchor in the calendar
+ * Relative time expressions of a turn ("yesterday", "last Friday", "last Tues", "two weeks ago",
+ * "on the 15th", "next month", "this past weekend", "last summer", "last August") resolved
+ * against the day it was said, as ISO dates or ISO 8601 intervals (`2023-05-07`,
+ * `2023-04-27/2023-05-03`). A turn that dates what it tells is what a "when" question asks for
+ * (and what a host reads to answer it): on the shared LoCoMo conversations 74% of the temporal
+ * questions' evidence turns carry one (71% before the abbreviated weekdays, seasons, "last
+ * <month>" and "for about four months"), against 9% of all turns. Expressions without an anchor in the calendar
  * ("recently", "lately") are left out. Pure and deterministic.
  */
 export function eventDates(text: string, said: string): string[] {
@@ -22,7 +24,14 @@ export function eventDates(text: string, said: string): string[] {
   const monthRange = (y: number, mo: number) => add(dayNumber(y, mo, 1), dayNumber(y, mo + 1, 0));
   const lower = text.toLowerCase();
   for (const x of lower.matchAll(RELATIVE)) {
-    const phrase = x[0].replace(/\s+/g, ' ');
+    let phrase = x[0].replace(/\s+/g, ' ');
+    // "this past weekend" is last weekend; "last Fri", "last Tues" name the weekday in full.
+    phrase = phrase
+      .replace(/^this past /, 'last ')
+      .replace(
+        / (mon|tues?|wed|thu(?:rs?)?|fri|sat)$/,
+        (w) => ` ${WEEKDAYS.find((day) => day.startsWith(w.slice(1, 4)))!}`,
+      );
     if (phrase === 'the day before yesterday') add(d - 2);
     else if (phrase === 'the day after tomorrow') add(d + 2);
     else if (phrase.startsWith('the day ')) continue;
@@ -42,10 +51,32 @@ export function eventDates(text: string, said: string): string[] {
     } else if (phrase === 'last month') monthRange(year, month - 1);
     else if (phrase === 'this month') monthRange(year, month);
     else if (phrase === 'next month') monthRange(year, month + 1);
-    else if (phrase === 'last year') add(dayNumber(year - 1, 1, 1), dayNumber(year - 1, 12, 31));
+    else if (/^(last|this) (spring|summer|fall|autumn|winter)$/.test(phrase)) {
+      const [which, season] = phrase.split(' ') as [string, string];
+      const first = SEASON_START[season]!;
+      const start = (y: number) => dayNumber(y, first, 1);
+      const end = (y: number) => dayNumber(y, first + 3, 0);
+      // "last summer": the latest one over by today; "this summer": the one under way, else the
+      // next one (a winter starting in December runs into the next year).
+      const years = [year - 2, year - 1, year];
+      const y =
+        which === 'last'
+          ? years.filter((x) => end(x) < d).at(-1)!
+          : (years.find((x) => start(x) <= d && d <= end(x)) ?? years.find((x) => start(x) > d) ?? year);
+      add(start(y), end(y));
+    } else if (
+      /^last (january|february|march|april|may|june|july|august|september|october|november|december)$/.test(phrase)
+    ) {
+      // "last August": the latest August before this month.
+      const mo = MONTHS.indexOf(phrase.slice(5)) + 1;
+      monthRange(mo < month ? year : year - 1, mo);
+    } else if (phrase === 'last year') add(dayNumber(year - 1, 1, 1), dayNumber(year - 1, 12, 31));
     else if (phrase === 'next year') add(dayNumber(year + 1, 1, 1), dayNumber(year + 1, 12, 31));
     else {
-      const lasted = /\bfor (?:the (?:past|last) )?(a couple of|\w+) (day|week|month|year)s?$/.exec(phrase);
+      const lasted =
+        /\bfor (?:the (?:past|last) )?(?:(?:about|around|almost|nearly|over|just under|more than) )?(a couple of|\w+) (day|week|month|year)s?$/.exec(
+          phrase,
+        );
       if (lasted && /^(?:'ve|have|has|had|been)\b/.test(phrase)) {
         const n = COUNTS[lasted[1]!];
         if (n === undefined) continue;
@@ -107,6 +138,9 @@ const COUNTS: Readonly<Record<string, number>> = {
   ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), i + 1])),
 };
 
+const MONTHS = 'january february march april may june july august september october november december'.split(' ');
+/** First month of each season (northern meteorological seasons: winter from December). */
+const SEASON_START: Readonly<Record<string, number>> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
 const RELATIVE = new RegExp(
   [
     'the day (?:before|after) (?:yesterday|tomorrow)',
@@ -115,13 +149,17 @@ const RELATIVE = new RegExp(
     'tonight',
     'tomorrow',
     'the other day',
-    '(?:last|this|next)\\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)',
+    // "this past weekend", abbreviated weekdays ("last Fri", "last Tues"; not "sun": "this sun").
+    '(?:last|this|next|this\\s+past)\\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat)',
+    '(?:last|this)\\s+(?:summer|winter|spring|fall|autumn)',
+    'last\\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)',
     'last\\s+night',
     'this\\s+(?:morning|afternoon|evening)',
     'the\\s+weekend',
     '(?:a couple of|\\w+)\\s+(?:days?|weeks?|months?|years?)\\s+ago',
-    // A state that has lasted since then: "I've had them for 3 years", "been playing it for a month".
-    "(?:'ve|have|has|had|been)\\b[^.!?]{0,40}?\\bfor\\s+(?:the\\s+(?:past|last)\\s+)?(?:a couple of|\\w+)\\s+(?:days?|weeks?|months?|years?)",
+    // A state that has lasted since then: "I've had them for 3 years", "been playing it for about
+    // four months", "for just under a year".
+    "(?:'ve|have|has|had|been)\\b[^.!?]{0,40}?\\bfor\\s+(?:the\\s+(?:past|last)\\s+)?(?:(?:about|around|almost|nearly|over|just\\s+under|more\\s+than)\\s+)?(?:a couple of|\\w+)\\s+(?:days?|weeks?|months?|years?)",
     'on\\s+the\\s+\\d{1,2}(?:st|nd|rd|th)',
   ]
     .map((p) => `\\b${p}\\b`)
