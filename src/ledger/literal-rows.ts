@@ -1,5 +1,5 @@
 import type { TableName } from '../schema/ddl.js';
-import { insertVocabularySql, type VocabularyCell } from '../sql/insert-values.js';
+import { insertTextSql, insertVocabularySql, type VocabularyCell } from '../sql/insert-values.js';
 import { COLUMNS, type Column } from './arrow-rows.js';
 
 /**
@@ -23,4 +23,25 @@ export function literalInsertSql(table: TableName, rows: ReadonlyArray<object>):
     table,
     rows.map((row) => columns.map(([, type, get]): VocabularyCell => [type, get(row)])),
   );
+}
+
+/**
+ * A small commit's bodies and node versions (≤ MAX_LITERAL_ROWS rows whose texts total at most
+ * MAX_LITERAL_CHARS, e.g. an agent step of 2 nodes) as an INSERT with their caller text quoted by
+ * stringLiteral (insertTextSql), the same quoting the retrieval statements give caller paths. With
+ * every table of a commit in its SQL batch the commit is one round trip (write-path.ts), where
+ * each Arrow stream is one more plus ~0.7 ms of planning. Larger rows, other tables, or a text
+ * with NUL or a surrogate give null: the caller uses Arrow.
+ */
+const TEXT_TABLES: ReadonlySet<TableName> = new Set(['bodies', 'nodes']);
+/** Past this many characters, parsing the literals costs more than an Arrow stream. */
+const MAX_LITERAL_CHARS = 4096;
+
+export function smallTextInsertSql(table: TableName, rows: ReadonlyArray<object>): string | null {
+  if (!TEXT_TABLES.has(table) || rows.length === 0 || rows.length > MAX_LITERAL_ROWS) return null;
+  const columns = COLUMNS[table] as ReadonlyArray<Column<object>>;
+  const cells = rows.map((row) => columns.map(([, type, get]): VocabularyCell => [type, get(row)]));
+  let chars = 0;
+  for (const row of cells) for (const [, v] of row) if (typeof v === 'string') chars += v.length;
+  return chars <= MAX_LITERAL_CHARS ? insertTextSql(table, cells) : null;
 }

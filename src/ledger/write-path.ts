@@ -6,7 +6,7 @@ import { closeVersionsSql } from '../sql/close-versions.js';
 import { beginTransactionSql, commitSql, rollbackSql } from '../sql/transaction-sql.js';
 import { commitRowsIPC } from './commit-ipc.js';
 import type { LedgerCore } from './ledger-core.js';
-import { literalInsertSql } from './literal-rows.js';
+import { literalInsertSql, smallTextInsertSql } from './literal-rows.js';
 import { encodeLogRecord, type LogRecord, liveRecords } from './log-record.js';
 import { planArchive } from './plan-archive.js';
 import { type BodyHashes, type CommitPlan, planCommit } from './plan-commit.js';
@@ -48,8 +48,8 @@ export async function replayLog(core: LedgerCore, records: readonly Uint8Array[]
  * refuses every later call until reopened).
  *
  * Round trips cost ~0.3 ms each and an Arrow insert ~0.7 ms of DuckDB planning, so a commit is
- * one SQL batch (BEGIN, the validity UPDATE, small vocabulary-only inserts, the hooks'
- * statements), one Arrow stream per remaining table, and COMMIT.
+ * one SQL batch (BEGIN, the validity UPDATE, small inserts as literals, the hooks' statements),
+ * one Arrow stream per remaining table, and COMMIT (in the last batch when nothing is logged).
  */
 export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogRecord | null): Promise<void> {
   const { engine } = core.config;
@@ -73,13 +73,21 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
   ];
   for (const [name, rows] of inserts) {
     if (rows.length === 0) continue;
-    const sql = literalInsertSql(name, rows);
+    const sql = literalInsertSql(name, rows) ?? smallTextInsertSql(name, rows);
     if (sql !== null) batch.push(sql);
     else streams.push([name, rows]);
   }
   const after: string[] = [];
   for (const hook of core.hooks) if (hook.statements) after.push(...hook.statements(plan));
   const storage = record === null ? null : core.config.storage;
+  // Without a log append between the writes and COMMIT, COMMIT ends the last SQL batch rather
+  // than costing a round trip of its own; with no Arrow stream either (a small step: see
+  // literal-rows.ts), the whole commit is one batch. A failing statement stops the batch before
+  // COMMIT and the catch below rolls back, so the commit is still applied whole or not at all.
+  if (storage === null) {
+    after.push(commitSql());
+    if (streams.length === 0) batch.push(...after.splice(0));
+  }
   let appended = false;
   try {
     try {
@@ -96,11 +104,11 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
         throw asLedgerError(cause, 'STORAGE_FAILED', 'storage');
       }
       appended = true;
-    }
-    try {
-      await engine.run(commitSql());
-    } catch (cause) {
-      throw asLedgerError(cause, 'ENGINE_FAILED');
+      try {
+        await engine.run(commitSql());
+      } catch (cause) {
+        throw asLedgerError(cause, 'ENGINE_FAILED');
+      }
     }
   } catch (e) {
     await engine.run(rollbackSql()).catch(() => undefined);

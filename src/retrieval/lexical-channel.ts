@@ -1,13 +1,12 @@
 import { bm25 } from '../rerank/bm25.js';
 import type { NodeRow } from '../schema/rows.js';
-import { textTerms } from '../text/text-terms.js';
 import { addHit, type ChannelHits } from './channel.js';
 import { speakerNames } from './entities.js';
 import type { ResolvedQuery } from './query.js';
 import { contextScores, replyContext } from './reply-context.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
 import { recordEvents } from './temporal-channel.js';
-import { asksForATime } from './time-expressions.js';
+import { asksForATime, rankingTerms } from './time-expressions.js';
 
 export interface LexicalResult {
   hits: ChannelHits;
@@ -59,7 +58,7 @@ export function lexicalChannel(
   const matched = new Map<number, Set<string>>();
   const bySubject = new Set<number>();
   const evidential = new Set<number>();
-  const terms = [...new Set(textTerms(q.text ?? ''))].sort();
+  const terms = rankingTerms(q.text ?? '');
   if (terms.length === 0)
     return { hits, idf: new Map(), unseen: new Set(), matched, subjects: [], bySubject, evidential };
   const { ranked, idf, unseen } = bm25({

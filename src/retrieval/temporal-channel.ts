@@ -5,7 +5,7 @@ import { addHit, type ChannelHits } from './channel.js';
 import type { ResolvedQuery } from './query.js';
 import { contextScores, replyContext } from './reply-context.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
-import { type DayRange, dayNumber, inRanges, timeExpressions } from './time-expressions.js';
+import { type DayRange, dayNumber, inRanges, rankingTerms, timeExpressions } from './time-expressions.js';
 
 export interface TemporalResult {
   hits: ChannelHits;
@@ -97,9 +97,10 @@ export function temporalChannel(
   const none = { hits, dateTerms: new Set<string>() };
   const ranges: DayRange[] = q.text === null ? [] : timeExpressions(q.text);
   if (ranges.length === 0) return none;
-  // All the question's terms, names and date words included: dropping them measured slightly
-  // worse (a speaker's name still tells their turns from the other speaker's on that date).
-  const terms = [...new Set(textTerms(q.text ?? ''))].sort();
+  // The question's ranking terms, names and date words included: dropping them measured slightly
+  // worse (a speaker's name still tells their turns from the other speaker's on that date); the
+  // word relating it to the date ("during") left out, as in the lexical channel.
+  const terms = rankingTerms(q.text ?? '');
   if (terms.length === 0) return none;
   const inRange = new Int32Array(visible.bodies.length);
   const dated = new Set<number>();

@@ -1,3 +1,5 @@
+import { textTerms } from '../text/text-terms.js';
+
 /**
  * Calendar expressions of a question as day ranges, for the temporal channel: `on 9 July, 2022`,
  * `July 9, 2022`, `2022-07-09` (a day), `in July 2022` (a month), `in June` (that month of any
@@ -33,8 +35,19 @@ const dayOfYear = (m: number, d: number): number => dayNumber(2001, m, d) - dayN
  */
 export const DAY_SLACK = 7;
 
-/** A word before a calendar expression that relates the question to it (not a stop word). */
-const LEADING = /\b((?:between|during|since|until|till|around|through|throughout)\s+)$/i;
+/** Words before a calendar expression that relate the question to it (not stop words). */
+export const RELATIONAL_WORDS = [
+  'between',
+  'during',
+  'since',
+  'until',
+  'till',
+  'around',
+  'through',
+  'throughout',
+] as const;
+const RELATIONAL_TERMS = new Set(textTerms(RELATIONAL_WORDS.join(' ')));
+const LEADING = new RegExp(`\\b((?:${RELATIONAL_WORDS.join('|')})\\s+)$`, 'i');
 
 export function timeExpressions(text: string): DayRange[] {
   const out: DayRange[] = [];
@@ -128,4 +141,18 @@ export function asksForATime(text: string): boolean {
   return /^\s*when\b|\bwhen (?:did|was|were|is|are|will|does|do|has|have|had)\b|\b(?:what|which) (?:date|day|month|year|week|time)\b|\bhow long (?:ago|has|have|had)\b|\bhow many (?:days|weeks|months|years)\b/i.test(
     text,
   );
+}
+
+/**
+ * A question's distinct terms, ascending, for ranking by BM25: without the word that relates it to
+ * a date ("during March 2023", "between June 18 and …"). No turn about that time need say
+ * "during", and the turns that do ("during the walk") are not about it.
+ */
+export function rankingTerms(text: string): string[] {
+  const relational = new Set(
+    timeExpressions(text).flatMap((r) =>
+      textTerms(/^(\S+)\s/.exec(r.text)?.[1] ?? '').filter((t) => RELATIONAL_TERMS.has(t)),
+    ),
+  );
+  return [...new Set(textTerms(text))].filter((t) => !relational.has(t)).sort();
 }

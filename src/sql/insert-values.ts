@@ -1,4 +1,5 @@
 import type { TableName } from '../schema/ddl.js';
+import { stringLiteral } from './literals.js';
 
 /** One cell of a row for `insertVocabularySql`: its column's type and its value. */
 export type VocabularyCell = readonly [type: 'int' | 'text', value: unknown];
@@ -23,6 +24,34 @@ export function insertVocabularySql(
       if (v === null || v === undefined) cells.push('NULL');
       else if (type === 'int' && typeof v === 'number' && Number.isSafeInteger(v)) cells.push(String(v));
       else if (type === 'text' && typeof v === 'string' && VOCABULARY.test(v)) cells.push(`'${v}'`);
+      else return null;
+    }
+    tuples.push(`(${cells.join(', ')})`);
+  }
+  return `INSERT INTO ${table} VALUES ${tuples.join(', ')}`;
+}
+
+/** Text a literal may carry: no NUL (stringLiteral refuses it) and no UTF-16 surrogate, so the
+ * SQL text's UTF-8 is exactly the bytes an Arrow stream would hold (a lone surrogate would be
+ * encoded differently on the two paths). */
+const SURROGATE = /[\uD800-\uDFFF]/;
+const isPlainText = (v: string): boolean => !v.includes('\u0000') && !SURROGATE.test(v);
+
+/**
+ * `INSERT INTO <table> VALUES (…), …` for a few rows that may hold caller text: integers as in
+ * insertVocabularySql, text quoted by stringLiteral (standard quoting; DuckDB treats backslashes
+ * literally), so the text is data, never SQL. A text that is not plain (isPlainText), a cell of another
+ * type, or no rows gives null: the caller then inserts through Arrow.
+ */
+export function insertTextSql(table: TableName, rows: ReadonlyArray<ReadonlyArray<VocabularyCell>>): string | null {
+  if (rows.length === 0) return null;
+  const tuples: string[] = [];
+  for (const row of rows) {
+    const cells: string[] = [];
+    for (const [type, v] of row) {
+      if (v === null || v === undefined) cells.push('NULL');
+      else if (type === 'int' && typeof v === 'number' && Number.isSafeInteger(v)) cells.push(String(v));
+      else if (type === 'text' && typeof v === 'string' && isPlainText(v)) cells.push(stringLiteral(v));
       else return null;
     }
     tuples.push(`(${cells.join(', ')})`);

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromConversation } from '../../src/adapters/chat/conversation.js';
-import { dayNumber, inRanges, timeExpressions } from '../../src/retrieval/time-expressions.js';
+import { dayNumber, inRanges, rankingTerms, timeExpressions } from '../../src/retrieval/time-expressions.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
@@ -27,6 +27,9 @@ describe('calendar expressions of a question', () => {
     expect(timeExpressions('Did Andrew have a dog during March 2023?').map((r) => r.text)).toEqual([
       'during March 2023',
     ]);
+    // It ranks nothing: a turn about that time need not say "during"; one that does is not about it.
+    expect(rankingTerms('Did Andrew have a dog during March 2023?')).toEqual(['2023', 'andrew', 'dog', 'march']);
+    expect(rankingTerms('What did Audrey do during the walk?')).toEqual(['audrey', 'dur', 'walk']);
     // "may" is a verb unless it follows "in" or a day.
     expect(timeExpressions('What may Caroline paint next?')).toEqual([]);
     expect(timeExpressions('When did Caroline last paint?')).toEqual([]);
@@ -79,6 +82,20 @@ describe('the temporal channel (default call)', () => {
     // A date no record is dated in is content like any other word: nothing holds it.
     const never = await l.retrieve({ authority: ['user'], text: 'Where was Caroline on 3 January, 2021?' });
     expect(never.status).toBe('abstain');
+  });
+});
+
+describe('the word relating a question to its date', () => {
+  it('does not rank turns that only share it ("during the walk" for "during March 2023")', async () => {
+    const l = await pool.ledger();
+    const chat = [
+      { date: '5 March 2023', turns: [{ speaker: 'Andrew', text: 'Still looking for a pet-friendly apartment.' }] },
+      { date: '2 June 2023', turns: [{ speaker: 'Audrey', text: 'During the walk the pups ran around.' }] },
+    ];
+    for (const tx of fromConversation(chat).transactions) await l.commit(tx);
+    const r = await l.retrieve({ authority: ['user'], text: 'Did Andrew have a pet during March 2023?' });
+    expect(r.explanation.find((e) => e.id === '1:1')?.ranks.lexical).toBe(1);
+    expect(r.explanation.find((e) => e.id === '2:1')?.ranks.lexical).toBeUndefined();
   });
 });
 
