@@ -6,6 +6,33 @@ export type VocabularyCell = readonly [type: 'int' | 'text', value: unknown];
 
 const VOCABULARY = /^[a-z_-]{1,40}$/;
 
+/** How a text cell becomes SQL: its literal, or null when it may not go into SQL this way. */
+type TextCell = (v: string) => string | null;
+
+/** `INSERT INTO <table> VALUES (…), …`: NULLs, safe integers in integer columns, text by `text`;
+ * any other cell, or no rows, gives null. */
+function insertValuesSql(
+  table: TableName,
+  rows: ReadonlyArray<ReadonlyArray<VocabularyCell>>,
+  text: TextCell,
+): string | null {
+  if (rows.length === 0) return null;
+  const tuples: string[] = [];
+  for (const row of rows) {
+    const cells: string[] = [];
+    for (const [type, v] of row) {
+      let cell: string | null = null;
+      if (v === null || v === undefined) cell = 'NULL';
+      else if (type === 'int' && typeof v === 'number' && Number.isSafeInteger(v)) cell = String(v);
+      else if (type === 'text' && typeof v === 'string') cell = text(v);
+      if (cell === null) return null;
+      cells.push(cell);
+    }
+    tuples.push(`(${cells.join(', ')})`);
+  }
+  return `INSERT INTO ${table} VALUES ${tuples.join(', ')}`;
+}
+
 /**
  * `INSERT INTO <table> VALUES (…), …` for rows whose every cell is NULL, a safe integer in an
  * integer column, or a string of `[a-z_-]{1,40}` (the schema's own vocabulary) in a text column,
@@ -16,19 +43,7 @@ export function insertVocabularySql(
   table: TableName,
   rows: ReadonlyArray<ReadonlyArray<VocabularyCell>>,
 ): string | null {
-  if (rows.length === 0) return null;
-  const tuples: string[] = [];
-  for (const row of rows) {
-    const cells: string[] = [];
-    for (const [type, v] of row) {
-      if (v === null || v === undefined) cells.push('NULL');
-      else if (type === 'int' && typeof v === 'number' && Number.isSafeInteger(v)) cells.push(String(v));
-      else if (type === 'text' && typeof v === 'string' && VOCABULARY.test(v)) cells.push(`'${v}'`);
-      else return null;
-    }
-    tuples.push(`(${cells.join(', ')})`);
-  }
-  return `INSERT INTO ${table} VALUES ${tuples.join(', ')}`;
+  return insertValuesSql(table, rows, (v) => (VOCABULARY.test(v) ? `'${v}'` : null));
 }
 
 /** Text a literal may carry: no NUL (stringLiteral refuses it) and no UTF-16 surrogate, so the
@@ -44,17 +59,5 @@ const isPlainText = (v: string): boolean => !v.includes('\u0000') && !SURROGATE.
  * type, or no rows gives null: the caller then inserts through Arrow.
  */
 export function insertTextSql(table: TableName, rows: ReadonlyArray<ReadonlyArray<VocabularyCell>>): string | null {
-  if (rows.length === 0) return null;
-  const tuples: string[] = [];
-  for (const row of rows) {
-    const cells: string[] = [];
-    for (const [type, v] of row) {
-      if (v === null || v === undefined) cells.push('NULL');
-      else if (type === 'int' && typeof v === 'number' && Number.isSafeInteger(v)) cells.push(String(v));
-      else if (type === 'text' && typeof v === 'string' && isPlainText(v)) cells.push(stringLiteral(v));
-      else return null;
-    }
-    tuples.push(`(${cells.join(', ')})`);
-  }
-  return `INSERT INTO ${table} VALUES ${tuples.join(', ')}`;
+  return insertValuesSql(table, rows, (v) => (isPlainText(v) ? stringLiteral(v) : null));
 }
