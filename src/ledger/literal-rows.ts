@@ -18,11 +18,13 @@ export const MAX_LITERAL_ROWS = 4;
 
 export function literalInsertSql(table: TableName, rows: ReadonlyArray<object>): string | null {
   if (!LITERAL_TABLES.has(table) || rows.length === 0 || rows.length > MAX_LITERAL_ROWS) return null;
+  return insertVocabularySql(table, cellsOf(table, rows));
+}
+
+/** Each row's cells in the table's column order, with their column types. */
+function cellsOf(table: TableName, rows: ReadonlyArray<object>): VocabularyCell[][] {
   const columns = COLUMNS[table] as ReadonlyArray<Column<object>>;
-  return insertVocabularySql(
-    table,
-    rows.map((row) => columns.map(([, type, get]): VocabularyCell => [type, get(row)])),
-  );
+  return rows.map((row) => columns.map(([, type, get]): VocabularyCell => [type, get(row)]));
 }
 
 /**
@@ -39,8 +41,7 @@ const MAX_LITERAL_CHARS = 4096;
 
 export function smallTextInsertSql(table: TableName, rows: ReadonlyArray<object>): string | null {
   if (!TEXT_TABLES.has(table) || rows.length === 0 || rows.length > MAX_LITERAL_ROWS) return null;
-  const columns = COLUMNS[table] as ReadonlyArray<Column<object>>;
-  const cells = rows.map((row) => columns.map(([, type, get]): VocabularyCell => [type, get(row)]));
+  const cells = cellsOf(table, rows);
   let chars = 0;
   for (const row of cells) for (const [, v] of row) if (typeof v === 'string') chars += v.length;
   return chars <= MAX_LITERAL_CHARS ? insertTextSql(table, cells) : null;

@@ -1,11 +1,12 @@
 import { bm25 } from '../rerank/bm25.js';
 import type { NodeRow } from '../schema/rows.js';
+import { dayNumber } from '../text/calendar.js';
 import { textTerms } from '../text/text-terms.js';
 import { addHit, type ChannelHits } from './channel.js';
 import type { ResolvedQuery } from './query.js';
 import { contextScores, replyContext } from './reply-context.js';
 import type { RetrievalIndex, VisibleSet } from './retrieval-index.js';
-import { type DayRange, dayNumber, inRanges, rankingTerms, timeExpressions } from './time-expressions.js';
+import { type DayRange, inRanges, rankingTerms, timeExpressions } from './time-expressions.js';
 
 export interface TemporalResult {
   hits: ChannelHits;
@@ -100,7 +101,7 @@ export function temporalChannel(
   // The question's ranking terms, names and date words included: dropping them measured slightly
   // worse (a speaker's name still tells their turns from the other speaker's on that date); the
   // word relating it to the date ("during") left out, as in the lexical channel.
-  const terms = rankingTerms(q.text ?? '');
+  const terms = rankingTerms(q.text ?? '', ranges);
   if (terms.length === 0) return none;
   const inRange = new Int32Array(visible.bodies.length);
   const dated = new Set<number>();

@@ -1,3 +1,4 @@
+import { dayNumber, MONTHS } from '../text/calendar.js';
 import { textTerms } from '../text/text-terms.js';
 
 /**
@@ -16,15 +17,11 @@ export interface DayRange {
   text: string;
 }
 
-const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 const MONTH = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`;
 const monthOf = (name: string): number => {
   const m = name.toLowerCase();
   return MONTHS.findIndex((full) => full.startsWith(m.slice(0, 3))) + 1;
 };
-
-/** Days since 1970-01-01 of a calendar date (UTC). */
-export const dayNumber = (y: number, m: number, d: number): number => Math.floor(Date.UTC(y, m - 1, d) / 86_400_000);
 
 /** Day of the year (0-based, as in a non-leap year) of a month and day, for year-less ranges. */
 const dayOfYear = (m: number, d: number): number => dayNumber(2001, m, d) - dayNumber(2001, 1, 1);
@@ -146,13 +143,12 @@ export function asksForATime(text: string): boolean {
 /**
  * A question's distinct terms, ascending, for ranking by BM25: without the word that relates it to
  * a date ("during March 2023", "between June 18 and …"). No turn about that time need say
- * "during", and the turns that do ("during the walk") are not about it.
+ * "during", and the turns that do ("during the walk") are not about it. `ranges`: the text's
+ * `timeExpressions`, when the caller has them already.
  */
-export function rankingTerms(text: string): string[] {
+export function rankingTerms(text: string, ranges: readonly DayRange[] = timeExpressions(text)): string[] {
   const relational = new Set(
-    timeExpressions(text).flatMap((r) =>
-      textTerms(/^(\S+)\s/.exec(r.text)?.[1] ?? '').filter((t) => RELATIONAL_TERMS.has(t)),
-    ),
+    ranges.flatMap((r) => textTerms(/^(\S+)\s/.exec(r.text)?.[1] ?? '').filter((t) => RELATIONAL_TERMS.has(t))),
   );
   return [...new Set(textTerms(text))].filter((t) => !relational.has(t)).sort();
 }

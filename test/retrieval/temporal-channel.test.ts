@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromConversation } from '../../src/adapters/chat/conversation.js';
-import { dayNumber, inRanges, rankingTerms, timeExpressions } from '../../src/retrieval/time-expressions.js';
+import { inRanges, rankingTerms, timeExpressions } from '../../src/retrieval/time-expressions.js';
+import { dayNumber } from '../../src/text/calendar.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();

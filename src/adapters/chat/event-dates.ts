@@ -1,5 +1,4 @@
-/** Days since 1970-01-01 of a calendar date (UTC); months and days out of range roll over. */
-const dayNumber = (y: number, m: number, d: number): number => Math.floor(Date.UTC(y, m - 1, d) / 86_400_000);
+import { dayNumber, MONTHS } from '../../text/calendar.js';
 
 /**
  * Relative time expressions of a turn ("yesterday", "last Friday", "last Tues", "two weeks ago",
@@ -64,9 +63,7 @@ export function eventDates(text: string, said: string): string[] {
           ? years.filter((x) => end(x) < d).at(-1)!
           : (years.find((x) => start(x) <= d && d <= end(x)) ?? years.find((x) => start(x) > d) ?? year);
       add(start(y), end(y));
-    } else if (
-      /^last (january|february|march|april|may|june|july|august|september|october|november|december)$/.test(phrase)
-    ) {
+    } else if (phrase.startsWith('last ') && MONTHS.includes(phrase.slice(5))) {
       // "last August": the latest August before this month.
       const mo = MONTHS.indexOf(phrase.slice(5)) + 1;
       monthRange(mo < month ? year : year - 1, mo);
@@ -138,7 +135,6 @@ const COUNTS: Readonly<Record<string, number>> = {
   ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [String(i + 1), i + 1])),
 };
 
-const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 /** First month of each season (northern meteorological seasons: winter from December). */
 const SEASON_START: Readonly<Record<string, number>> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 };
 const RELATIVE = new RegExp(
@@ -152,7 +148,7 @@ const RELATIVE = new RegExp(
     // "this past weekend", abbreviated weekdays ("last Fri", "last Tues"; not "sun": "this sun").
     '(?:last|this|next|this\\s+past)\\s+(?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat)',
     '(?:last|this)\\s+(?:summer|winter|spring|fall|autumn)',
-    'last\\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)',
+    `last\\s+(?:${MONTHS.join('|')})`,
     'last\\s+night',
     'this\\s+(?:morning|afternoon|evening)',
     'the\\s+weekend',
