@@ -7,6 +7,9 @@ import type { Candidate, Excerpt, Excerpts } from './types.js';
  * (the statement it continues, the block it opens). */
 export const EXCERPT_CONTEXT = 2;
 
+/** A line that is only a comment (`#`, `//`, `/*`, `*` after the indentation). */
+const COMMENT = /^\s*(?:#|\/\/|\/\*|\*(?!\*))/;
+
 /** A body split into lines, each line's relevance to the query and (lazily) its tokens. */
 interface ScoredBody {
   lines: string[];
@@ -18,7 +21,8 @@ interface ScoredBody {
 /**
  * Cuts excerpts of long tool outputs for one ranking: the lines relevant to what the agent must
  * do and is doing (the relevance query's text: task, steering, claims, the current action), each
- * with `EXCERPT_CONTEXT` lines around it, best lines first until the token limit; the rest
+ * with `EXCERPT_CONTEXT` lines around it (and up to as many comment lines just above those: what
+ * the code is for), best lines first until the token limit; the rest
  * elided, by marker lines naming the node whose stored body holds them. A line's relevance is the
  * summed inverse line frequency (within that body) of the query terms it holds, so a name the
  * task uses scores high and a term on every line does not. Deterministic; per-body work is cached
@@ -64,8 +68,10 @@ export class Excerpter implements Excerpts {
     for (const hit of s.hits) {
       if (keep[hit]) continue;
       const span: number[] = [];
-      for (let i = Math.max(0, hit - EXCERPT_CONTEXT); i <= Math.min(of - 1, hit + EXCERPT_CONTEXT); i++)
-        if (!keep[i]) span.push(i);
+      // A comment just above the window says what its code is for: it goes with it.
+      let from = Math.max(0, hit - EXCERPT_CONTEXT);
+      for (let n = 0; n < EXCERPT_CONTEXT && from > 0 && COMMENT.test(s.lines[from - 1]!); n++) from--;
+      for (let i = from; i <= Math.min(of - 1, hit + EXCERPT_CONTEXT); i++) if (!keep[i]) span.push(i);
       let cost = marker;
       for (const i of span) cost += lineTokens(i);
       if (estimate + cost > maxTokens) continue;

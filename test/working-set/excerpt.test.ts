@@ -75,6 +75,20 @@ describe('Excerpter', () => {
     );
   });
 
+  it('keeps a comment just above a kept window with it', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `    x_${i} = compute(${i})`);
+    lines[18] = '    # pick the best scores of every fold';
+    lines[21] = '    best_indices = np.argmax(scores, axis=1)';
+    const body = lines.join('\n');
+    const ex = new Excerpter('best_indices argmax', count).cut(resultOf(body), 200)!;
+    // The window is lines 20-24 (the hit, 22, and two on each side); the comment is line 19.
+    expect(ex.lines).toEqual([[19, 24]]);
+    expect(ex.body.split('\n')[0]).toBe('    # pick the best scores of every fold');
+    // Code above the window is not pulled in.
+    lines[18] = '    x_18 = compute(18)';
+    expect(new Excerpter('best_indices argmax', count).cut(resultOf(lines.join('\n')), 200)!.lines).toEqual([[20, 24]]);
+  });
+
   it('renders each elided run as a marker naming the lines and the node', () => {
     expect(excerptText('r9', 'c\nd', [[3, 4]], 6)).toBe(
       '[lines 1-2 of 6 elided; whole body: r9]\nc\nd\n[lines 5-6 of 6 elided; whole body: r9]',
