@@ -77,18 +77,24 @@ async function run(q: Partial<BoundedClosureQuery> & { epoch: number }, shape?: 
 describe('working-set statement', () => {
   it('is pinned: at the last epoch validity is one null test and every value is a parameter', () => {
     expect(workingSetSql({ current: true, defaultRoots: false })).toMatchInlineSnapshot(`
-      "WITH RECURSIVE walk(nid, hop, beyond, tx) USING KEY (nid) AS (
-        SELECT n.nid, 0, false, n.tx FROM nodes n WHERE n.nid IN (SELECT unnest($roots::INTEGER[])) AND n.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], n.authority))
-        UNION
-        SELECT x.nid, x.hop, row_number() OVER (ORDER BY x.tx DESC, x.nid DESC) > $max_nodes::INTEGER, x.tx FROM (
-          SELECT DISTINCT d.nid, w.hop + 1 AS hop, d.tx FROM walk w
-          JOIN edges e ON e.src = w.nid AND e.valid_to IS NULL
-          JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], d.authority))
-          WHERE w.hop < $hops::INTEGER AND NOT w.beyond
-        ) x WHERE x.nid NOT IN (SELECT r.nid FROM recurring.walk r)
+      "WITH RECURSIVE walk(hop, front, seen, reached) AS (
+        SELECT 0, list(n.nid), list(n.nid), list({'nid': n.nid, 'beyond': false, 'tx': n.tx})
+        FROM nodes n WHERE n.nid IN (SELECT unnest($roots::INTEGER[])) AND n.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], n.authority))
+        UNION ALL
+        SELECT l.hop + 1, x.front, l.seen || x.nids, x.reached FROM (
+          SELECT count(*) AS c, list(r.nid) FILTER (WHERE r.rank <= $max_nodes::INTEGER) AS front, list(r.nid) AS nids,
+            list({'nid': r.nid, 'beyond': r.rank > $max_nodes::INTEGER, 'tx': r.tx}) AS reached
+          FROM (
+            SELECT d.nid, d.tx, row_number() OVER (ORDER BY d.tx DESC, d.nid DESC) AS rank FROM (
+              SELECT DISTINCT d.nid, d.tx FROM (SELECT unnest(w.front) AS nid FROM walk w WHERE w.hop < $hops::INTEGER) f
+              JOIN edges e ON e.src = f.nid AND e.valid_to IS NULL
+              JOIN nodes d ON d.nid = e.dst AND d.valid_to IS NULL AND ($authority::VARCHAR[] IS NULL OR list_contains($authority::VARCHAR[], d.authority))
+            ) d WHERE d.nid NOT IN (SELECT unnest(s.seen) FROM walk s)
+          ) r
+        ) x, (SELECT hop, seen FROM walk) l WHERE x.c > 0
       ),
       walked AS MATERIALIZED (
-        SELECT unnest(l, recursive := true) FROM (SELECT list({'nid': nid, 'hop': hop, 'beyond': beyond, 'tx': tx}) AS l FROM walk)
+        SELECT r.nid, l.hop, r.beyond, r.tx FROM (SELECT hop, unnest(reached) AS r FROM walk) l
       ),
       unit_edges AS MATERIALIZED (
         SELECT u.a, u.b FROM (
