@@ -101,7 +101,8 @@ export function isWontAt(text: string, start: number): boolean {
 }
 
 /**
- * A light English suffix stemmer (no dictionary), applied in order: `-ies` → `y`, or a plural `-s`
+ * A light English suffix stemmer (no dictionary), applied in order: `-ies` and `-ied` → `y` (so
+ * `tried` and `studied` meet `try` and `study`, as `tries` and `studies` do), or a plural `-s`
  * (not `-ss`, `-us`, `-is`); then `-ing` or `-ed` (not `-eed`); then a final `e` and a doubled
  * final consonant go, always keeping at least three letters. Common irregular forms first become
  * their base (`ran` → run, `bought` → buy, `children` → child; see `irregular-forms.ts`), so a
@@ -113,7 +114,7 @@ export function isWontAt(text: string, start: number): boolean {
 export function stem(word: string): string {
   let w = IRREGULAR_BASE.get(word) ?? word;
   if (w.length < 4 || /[^a-z]/.test(w)) return w;
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  if ((w.endsWith('ies') || w.endsWith('ied')) && w.length > 4) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length >= 6) w = w.slice(0, -3);
   else if (w.endsWith('ed') && !w.endsWith('eed') && w.length >= 5) w = w.slice(0, -2);

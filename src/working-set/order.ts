@@ -27,7 +27,14 @@ const SECTION: Record<string, number> = { task: 0, steering: 0, claim: 1 };
 function sortKey(unit: Unit): Array<number | string> {
   const head = unit.members[0]!;
   const isLog = unit.members.some((m) => m.kind === 'action' || m.kind === 'tool_call');
-  if (isLog) return [3, '', 0, Math.min(...unit.members.map((m) => m.tx)), unit.key];
+  if (isLog) {
+    // One action's units (its thought, each call with its results) share a transaction: the
+    // thought comes first, then the calls in the order they were recorded. Ids decide nothing
+    // here — an adapter's id scheme may sort a call before its action, or `step-10` before `step-2`.
+    const tx = Math.min(...unit.members.map((m) => m.tx));
+    const role = unit.members.some((m) => m.kind === 'action') ? 0 : 1;
+    return [3, '', 0, tx, role, Math.min(...unit.members.map((m) => m.nid)), unit.key];
+  }
   const section = SECTION[head.kind] ?? 2;
   if (section < 2) return [section, '', 0, head.tx, unit.key];
   return [2, head.path ?? '\uffff', head.range?.[0] ?? 0, head.tx, unit.key];
