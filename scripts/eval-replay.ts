@@ -22,7 +22,7 @@ export interface CliIO {
 /** Where the evaluation data lives relative to the project root (see ../shared/data/README.md). */
 export const DEFAULT_TRAJECTORIES = '../shared/data/trajectories/mini-swe-agent-gemini3pro/';
 
-export const USAGE = `Usage: context-ledger replay [<file|dir>...] [--budget N,N,...] [--out DIR]
+export const USAGE = `Usage: context-ledger replay [<file|dir>...] [--budget N,N,...] [--out DIR] [--max-nodes N] [--hops N]
 
 Replays mini-swe-agent trajectories (*.traj.json; a directory stands for every one in it) and
 measures, before every edit, how much of the final patch's evidence each method holds in context:
@@ -31,6 +31,9 @@ the ledger's working set and the recency, paired-recency and BM25 baselines.
   <file|dir>     trajectories (default ${DEFAULT_TRAJECTORIES})
   --budget LIST  comma-separated token budgets (default ${DEFAULT_BUDGETS.join(',')})
   --out DIR      also write DIR/replay.json, DIR/replay.md and DIR/recall.svg
+  --max-nodes N  closure bound per hop level for the ledger (diagnosis: default the
+                 materializer's own, as a user calling materialize({ budget }) gets it)
+  --hops N       closure depth for the ledger (diagnosis; default the materializer's own)
   -h, --help     this text
 `;
 
@@ -72,7 +75,12 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
   }
   const started = Date.now();
-  const report = await replayTrajectories(inputs, { budgets: args.budgets, onProgress: progressBar(io.stderr) });
+  const report = await replayTrajectories(inputs, {
+    budgets: args.budgets,
+    onProgress: progressBar(io.stderr),
+    ...(args.maxNodes === undefined ? {} : { maxNodes: args.maxNodes }),
+    ...(args.hops === undefined ? {} : { hops: args.hops }),
+  });
   const markdown = renderMarkdown(report);
   io.stdout(markdown);
   if (args.out !== undefined) {
@@ -91,10 +99,25 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   return report.trajectories.skipped.some((s) => s.reason.startsWith('replay failed')) ? 1 : 0;
 }
 
-function parse(args: readonly string[]): { paths: string[]; budgets: number[]; out?: string; help: boolean } {
+interface Args {
+  paths: string[];
+  budgets: number[];
+  out?: string;
+  maxNodes?: number;
+  hops?: number;
+  help: boolean;
+}
+
+function parse(args: readonly string[]): Args {
   const { values, positionals } = parseArgs({
     args: [...args],
-    options: { budget: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      budget: { type: 'string' },
+      out: { type: 'string' },
+      'max-nodes': { type: 'string' },
+      hops: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -106,12 +129,23 @@ function parse(args: readonly string[]): { paths: string[]; budgets: number[]; o
     }
   }
   if (values.out === '') throw new UsageError('--out needs a directory');
+  const maxNodes = positiveInteger('--max-nodes', values['max-nodes']);
+  const hops = positiveInteger('--hops', values.hops);
   return {
     paths: positionals,
     budgets: budgets.map(Number),
     ...(values.out === undefined ? {} : { out: values.out }),
+    ...(maxNodes === undefined ? {} : { maxNodes }),
+    ...(hops === undefined ? {} : { hops }),
     help: values.help === true,
   };
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive integer`);
+  return Number(value);
 }
 
 /** Files as given; a directory contributes its `*.traj.json` files in name order. */

@@ -124,6 +124,7 @@ export class Ledger {
           lastEpoch: index.lastEpoch,
           nidOf: (id) => index.nodes.get(id)?.nid,
           idOf: (nid) => index.byNid[nid]?.id,
+          rowOf: (nid) => index.byNid[nid],
           countTokens: (text) => config.counter.count(text),
           lastTx: index.lastTx,
           cacheOwner: this,

@@ -16,7 +16,9 @@ const MAX_CACHED_PIECE = 48;
  *
  * ASCII stretches are split by a hand-written scanner of the same pattern (ascii-split.ts, ~5×
  * cheaper than the regex) and looked up without allocating the piece; from the first piece whose
- * extent depends on a non-ASCII character on, the text is split by the regex.
+ * extent depends on a non-ASCII character on, the text is split by the regex. Before pieces,
+ * ASCII text is cut into chunks at boundaries both patterns share (CUT_AFTER) and each chunk is
+ * looked up whole: token counting of repeated text costs one probe per chunk (~2 pieces).
  */
 export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 200_000): TokenCounter {
   const pattern = new RegExp(toJsPattern(patStr), 'gu');
@@ -27,6 +29,9 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
   // Pieces of one or two bytes (36–47% of pieces in transcripts and code) by their bytes as an
   // index, with no hash and no probe: every ASCII byte pair has a slot (-1 until counted).
   const short = new Int8Array(SHORT_SLOTS).fill(-1);
+  // Counts of whole chunks (see CUT_AFTER), apart: chunks that never repeat (ids, hashes, numbers)
+  // would otherwise fill the piece table and have it cleared.
+  const chunks = new ByteKeyTable(4096);
   const byString = new Map<string, number>(); // pieces the regex split (non-ASCII stretches)
   const countString = (piece: string): number => {
     if (piece.length > MAX_CACHED_PIECE) return base.count(piece);
@@ -44,6 +49,50 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) total += countString(m[0]);
     return total;
   };
+  /** The summed counts of the pieces from `p` up to `stop` (a piece boundary) in ASCII bytes, or
+   * NON_ASCII when a piece's extent depends on a non-ASCII byte or crosses `stop`. */
+  const asciiPieces = (text: string, b: Uint8Array, n: number, p: number, stop: number): number => {
+    let total = 0;
+    while (p < stop) {
+      const end = scan!(b, n, p);
+      if (end === NON_ASCII || end > stop) return NON_ASCII;
+      total += pieceCount(text, b, p, end);
+      p = end;
+    }
+    return total;
+  };
+  const pieceCount = (text: string, b: Uint8Array, p: number, end: number): number => {
+    if (end - p <= 2) {
+      const slot = end - p === 1 ? b[p]! : 128 + ((b[p]! << 7) | b[p + 1]!);
+      let c = short[slot]!;
+      if (c < 0) {
+        c = base.count(text.slice(p, end));
+        short[slot] = c;
+      }
+      return c;
+    }
+    if (end - p > MAX_CACHED_PIECE) return base.count(text.slice(p, end));
+    const h = ByteKeyTable.hash(b, p, end);
+    let c = table.get(b, p, end, h);
+    if (c < 0) {
+      c = base.count(text.slice(p, end));
+      if (table.size >= maxEntries) table.clear();
+      table.set(b, p, end, h, c);
+    }
+    return c;
+  };
+  /** Counts the text from `p` on, piece by piece; from the first piece whose extent depends on a
+   * non-ASCII character on, by the regex (`p` must follow ASCII bytes only). */
+  const tail = (text: string, b: Uint8Array, n: number, p: number): number => {
+    let total = 0;
+    while (p < n) {
+      const end = scan!(b, n, p);
+      if (end === NON_ASCII) return total + countByRegex(text, p); // bytes before p are ASCII: p is also the UTF-16 index
+      total += pieceCount(text, b, p, end);
+      p = end;
+    }
+    return total;
+  };
   return {
     encoding: base.encoding,
     count(text: string): number {
@@ -52,34 +101,57 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
       const b = scratch.bytes;
       b[n] = END_BYTE;
       let total = 0;
+      // Chunk by chunk (see CUT_AFTER), each looked up whole: most chunks of real text repeat
+      // (" return", " the", "data,"), so most are one hash and one probe instead of a scan,
+      // a hash and a probe per piece (~2 pieces a chunk).
       for (let p = 0; p < n; ) {
-        const end = scan(b, n, p);
-        if (end === NON_ASCII) return total + countByRegex(text, p); // bytes before p are ASCII: p is also the UTF-16 index
-        if (end - p <= 2) {
-          const slot = end - p === 1 ? b[p]! : 128 + ((b[p]! << 7) | b[p + 1]!);
-          let c = short[slot]!;
-          if (c < 0) {
-            c = base.count(text.slice(p, end));
-            short[slot] = c;
+        let h = FNV_OFFSET;
+        let bits = 0;
+        let q = p;
+        do {
+          const c = b[q]!;
+          h = Math.imul(h ^ c, FNV_PRIME); // = ByteKeyTable.hash over the chunk, built as it is scanned
+          bits |= c;
+          q++;
+        } while (q < n && (b[q] !== 0x20 || CUT_AFTER[b[q - 1]!] === 0));
+        if (bits >= 0x80) return total + tail(text, b, n, p); // bytes before p are ASCII
+        let c = q - p > MAX_CACHED_CHUNK ? NON_ASCII : chunks.get(b, p, q, h);
+        if (c < 0) {
+          c = asciiPieces(text, b, n, p, q);
+          if (c < 0) return total + tail(text, b, n, p);
+          if (q - p <= MAX_CACHED_CHUNK) {
+            if (chunks.size >= maxEntries) chunks.clear();
+            chunks.set(b, p, q, h, c);
           }
-          total += c;
-        } else if (end - p > MAX_CACHED_PIECE) total += base.count(text.slice(p, end));
-        else {
-          const h = ByteKeyTable.hash(b, p, end);
-          let c = table.get(b, p, end, h);
-          if (c < 0) {
-            c = base.count(text.slice(p, end));
-            if (table.size >= maxEntries) table.clear();
-            table.set(b, p, end, h, c);
-          }
-          total += c;
         }
-        p = end;
+        total += c;
+        p = q;
       }
       return total;
     },
   };
 }
+
+/**
+ * Chunks: a text is cut before every space that follows an ASCII byte other than white space.
+ * Both patterns have a piece boundary there — no alternative matches across it: letter, digit and
+ * contraction runs stop at a space; `[^\s\p{L}\p{N}]+[\r\n/]*` stops at it; a piece holding
+ * the non-white byte is no white-space piece, and the only optional leading space (` ?`) opens
+ * a piece — and a match starting at a position depends only on the text from there on up to the
+ * character that ends it (no lookbehind; the `(?!\S)` lookahead of a white-space run inside a
+ * chunk reads a character of the chunk, since every chunk ends on a non-white byte or at the text's
+ * end). So a chunk splits alone exactly as it does in its text, its count is the sum of its
+ * pieces' counts, and it can be cached like a piece (equal bytes, equal counts, whichever they
+ * are). White-space runs are never cut.
+ */
+const CUT_AFTER = new Uint8Array(256);
+for (let c = 0; c < 128; c++) CUT_AFTER[c] = 1;
+for (const c of [9, 10, 11, 12, 13, 32]) CUT_AFTER[c] = 0;
+
+/** Chunks longer than this are counted piece by piece and not remembered. */
+const MAX_CACHED_CHUNK = 64;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
 /** Slots of the short-piece table: one per ASCII byte, then one per ordered pair of them (a
  * scanner only returns ASCII pieces). */

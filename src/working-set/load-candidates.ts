@@ -1,7 +1,8 @@
 import { Type } from 'apache-arrow';
 import type { Engine } from '../engine/engine.js';
+import { LedgerError } from '../errors.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
-import { rowMeta, rowRange } from '../schema/rows.js';
+import { type NodeRow, rowMeta, rowRange } from '../schema/rows.js';
 import { closureParams, closureShape, workingSetSql } from '../sql/closure.js';
 import { queryPrepared } from '../sql/prepared.js';
 import { compareStrings } from '../text/compare.js';
@@ -29,6 +30,14 @@ const EDGE = 1;
 const CLOSED = 2;
 const CUT = 3;
 
+/** What loadCandidates reads from the ledger's in-memory index. */
+export interface CandidateLookups {
+  nidOf(id: string): number | undefined;
+  idOf(nid: number): string | undefined;
+  /** The latest version of a node: at the last epoch, the valid one (see candidatePartSql). */
+  rowOf(nid: number): NodeRow | undefined;
+}
+
 /**
  * Runs the closure and loads everything ranking needs in one prepared statement
  * (workingSetSql): the bounded walk with the default roots, the completion of every action
@@ -40,9 +49,8 @@ const CUT = 3;
 export async function loadCandidates(
   engine: Engine,
   req: ResolvedRequest,
-  nidOf: (id: string) => number | undefined,
-  idOf: (nid: number) => string | undefined,
-  lastEpoch: number = Number.POSITIVE_INFINITY,
+  { nidOf, idOf, rowOf }: CandidateLookups,
+  lastEpoch: number,
 ): Promise<CandidateGraph> {
   const explicitRoots = new Set<number>();
   if (req.roots) {
@@ -82,7 +90,11 @@ export async function loadCandidates(
     const dsts = col('dst').toArray() as Int32Array;
     const edgeKinds = col('edge_kind');
     const srcStatus = col('src_status');
-    const node = nodeColumnsOf(col);
+    // At the last epoch the rows carry keys and bodies only; the node's columns are its row in
+    // the index (see candidatePartSql).
+    const node = shape.current ? undefined : nodeColumnsOf(col);
+    const body = bodyColumnsOf(col);
+    const vkeys = shape.current ? (col('vkey').toArray() as Int32Array) : undefined;
     for (let i = 0; i < batch.numRows; i++) {
       const part = parts[i]!;
       if (part === NODE) {
@@ -90,7 +102,11 @@ export async function loadCandidates(
         const walked = hopCol.isValid(i);
         const beyond = beyondCol.get(i) === true;
         if (walked && beyond) graphTruncated = true;
-        candidates.set(nid, toCandidate(node, i, !walked || beyond ? Number.POSITIVE_INFINITY : hopCol.get(i)));
+        const hop = !walked || beyond ? Number.POSITIVE_INFINITY : hopCol.get(i);
+        candidates.set(
+          nid,
+          node ? toCandidate(node, body, i, hop) : fromIndex(nid, rowOf(nid), vkeys![i]!, body, i, hop),
+        );
       } else if (part === EDGE) {
         const src = srcs[i]!;
         const dst = dsts[i]!;
@@ -210,16 +226,24 @@ function nodeColumnsOf(vector: (name: string) => Column) {
     meta: col('meta'),
     tx: col('tx'),
     validFrom: col('valid_from'),
-    bodyHash: col('body_hash'),
-    body: col('body'),
-    tokens: col('tokens'),
     nid: col('nid'),
   };
 }
 
+/** The body columns of one batch's candidate rows. */
+function bodyColumnsOf(vector: (name: string) => Column) {
+  const col = (name: string) => fastColumn(vector(name));
+  return { bodyHash: col('body_hash'), body: col('body'), tokens: col('tokens') };
+}
+
 /** Row `i` of a batch's node columns as a candidate (read straight from the columns: an object
  * of the row's values first, keyed by column name, cost as much again). */
-function toCandidate(c: ReturnType<typeof nodeColumnsOf>, i: number, hop: number): Candidate {
+function toCandidate(
+  c: ReturnType<typeof nodeColumnsOf>,
+  b: ReturnType<typeof bodyColumnsOf>,
+  i: number,
+  hop: number,
+): Candidate {
   const r = {
     range_start: (c.rangeStart.get(i) ?? null) as number | null,
     range_end: (c.rangeEnd.get(i) ?? null) as number | null,
@@ -240,9 +264,46 @@ function toCandidate(c: ReturnType<typeof nodeColumnsOf>, i: number, hop: number
     meta: rowMeta(r),
     tx: c.tx.get(i) as number,
     validFrom: c.validFrom.get(i) as number,
-    bodyHash: (c.bodyHash.get(i) ?? null) as string | null,
-    body: (c.body.get(i) ?? null) as string | null,
-    tokens: (c.tokens.get(i) ?? 0) as number,
+    bodyHash: (b.bodyHash.get(i) ?? null) as string | null,
+    body: (b.body.get(i) ?? null) as string | null,
+    tokens: (b.tokens.get(i) ?? 0) as number,
+    hop,
+  };
+}
+
+/** A candidate from its node's row in the index and row `i` of the batch's body columns; the
+ * statement's `vkey` says which version is valid, and the index must hold that one. */
+function fromIndex(
+  nid: number,
+  row: NodeRow | undefined,
+  vkey: number,
+  b: ReturnType<typeof bodyColumnsOf>,
+  i: number,
+  hop: number,
+): Candidate {
+  if (row === undefined || row.vkey !== vkey)
+    throw new LedgerError('INTERNAL', {
+      field: '',
+      reason: `the ledger's index does not hold the valid version (${vkey}) of node ${nid}`,
+    });
+  return {
+    nid: row.nid,
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    authority: row.authority,
+    path: row.path,
+    revision: row.revision,
+    range: rowRange(row),
+    verifier: row.verifier,
+    tool: row.tool,
+    role: row.role,
+    meta: rowMeta(row),
+    tx: row.tx,
+    validFrom: row.valid_from,
+    bodyHash: (b.bodyHash.get(i) ?? null) as string | null,
+    body: (b.body.get(i) ?? null) as string | null,
+    tokens: (b.tokens.get(i) ?? 0) as number,
     hop,
   };
 }

@@ -1,4 +1,5 @@
 import type { Engine } from '../engine/engine.js';
+import type { NodeRow } from '../schema/rows.js';
 import { Excerpter } from './excerpt.js';
 import { type CandidateGraph, loadCandidates } from './load-candidates.js';
 import { refText } from './ref-text.js';
@@ -14,6 +15,8 @@ export interface MaterializeContext {
   lastEpoch: number;
   nidOf(id: string): number | undefined;
   idOf(nid: number): string | undefined;
+  /** The latest version of a node (the ledger's index). */
+  rowOf(nid: number): NodeRow | undefined;
   countTokens(text: string): number;
   /** The ledger's last transaction: with `cacheOwner`, what keys the ranking cache. */
   lastTx?: number;
@@ -62,7 +65,7 @@ export function rankedCandidates(ctx: MaterializeContext, req: ResolvedRequest):
 }
 
 async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
-  const graph = await loadCandidates(ctx.engine, req, ctx.nidOf, ctx.idOf, ctx.lastEpoch);
+  const graph = await loadCandidates(ctx.engine, req, ctx, ctx.lastEpoch);
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
   // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open

@@ -55,6 +55,8 @@ describe('context-ledger replay', () => {
     [['report'], 'unknown command "report"'],
     [['replay', fixture, '--budget', '1000,abc'], '--budget: "abc" is not a positive integer'],
     [['replay', fixture, '--budget', '0'], '--budget: "0" is not a positive integer'],
+    [['replay', fixture, '--max-nodes', '0'], '--max-nodes: "0" is not a positive integer'],
+    [['replay', fixture, '--hops', '2x'], '--hops: "2x" is not a positive integer'],
     [['replay', fixture, '--nope'], "Unknown option '--nope'"],
     [['replay', fixture, '--out'], "Option '--out <value>' argument missing"],
     [['replay', join(tmp, 'missing.traj.json')], 'no such file or directory'],
@@ -65,6 +67,15 @@ describe('context-ledger replay', () => {
     expect(r.stderr).toContain(message);
     expect(r.stderr).toContain('Usage: context-ledger replay');
     expect(r.stdout).toBe('');
+  });
+
+  it('--max-nodes and --hops reach the materializer and the report names them', async () => {
+    const out = join(tmp, 'lifted');
+    const r = await run(['replay', fixture, '--budget', '4000', '--max-nodes', '4096', '--hops', '3', '--out', out]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'replay.json'), 'utf8'));
+    expect(json.settings).toMatchObject({ maxNodes: 4096, hops: 3 });
+    expect(r.stdout).toContain('`maxNodes` 4096, `hops` 3');
   });
 
   it('--help prints usage and exits 0', async () => {

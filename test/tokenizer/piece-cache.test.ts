@@ -103,6 +103,23 @@ describe.each(ENCODINGS)('piece-cached token counts equal tiktoken (%s)', async 
     }
   });
 
+  it('chunk boundaries: each text counted twice (the second time chunk by chunk from the chunk table)', () => {
+    // Spaces after every kind of piece end: contractions, punctuation that takes newlines and
+    // slashes, digit runs longer than three, white-space runs the cut must not split, a chunk
+    // longer than the chunk table keeps, and a non-ASCII character after cached chunks.
+    const texts = [
+      "it's done 'LL 're x",
+      'a.\n b ./ c .\r\n d',
+      'x  y \t z   \n w',
+      '12345 678 9 0x9C data[4]',
+      `${'q'.repeat(70)} ${'.'.repeat(70)} end`,
+      'foo bar baz ſ qux 😀 foo bar',
+      'int16 int16 int16 int16',
+    ];
+    for (let round = 0; round < 2; round++)
+      for (const text of texts) expect(cached.count(text), JSON.stringify(text)).toBe(direct.count(text));
+  });
+
   it('special-token text counts as plain text', () => {
     expect(cached.count('a <|endoftext|> b')).toBe(direct.count('a <|endoftext|> b'));
     expect(cached.count('a <|endoftext|> b')).toBeGreaterThan(3);

@@ -109,11 +109,10 @@ describe('working-set statement', () => {
         SELECT u.b FROM (SELECT unnest(list(nid)) AS nid FROM unit) g JOIN unit_edges u ON u.a = g.nid
       ),
       units AS MATERIALIZED (SELECT unnest(l) AS nid FROM (SELECT list(nid) AS l FROM unit)),
-      c AS (SELECT v.*, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
+      c AS (SELECT v.nid, v.vkey, v.tx, v.bkey, w.hop, w.beyond FROM nodes v JOIN units u ON u.nid = v.nid LEFT JOIN walked w ON w.nid = v.nid
         WHERE v.valid_to IS NULL)
       SELECT 0 AS part, c.nid::INTEGER AS nid, c.hop::INTEGER AS hop, c.tx::INTEGER AS tx, coalesce(c.beyond, false) AS beyond, true AS candidate,
-        c.vkey, c.id, c.kind, c.status, c.authority, c.path, c.revision, c.range_start, c.range_end, c.verifier, c.tool,
-        c.role, c.meta, c.valid_from, b.hash AS body_hash, b.text AS body, b.tokens AS tokens
+        c.vkey, b.hash AS body_hash, b.text AS body, b.tokens AS tokens
       FROM c LEFT JOIN bodies b ON b.bkey = c.bkey
       UNION ALL BY NAME
       SELECT 1 AS part, e.ekey, e.src::INTEGER AS src, e.dst::INTEGER AS dst, e.kind AS edge_kind, s.status AS src_status
