@@ -56,6 +56,14 @@ module.exports = {
       to: { path: ABOVE_SQL },
     },
     {
+      name: 'commit-and-snapshot-apart',
+      severity: 'error',
+      comment:
+        'ledger/commit/ writes transactions and ledger/snapshot/ writes and restores whole ledgers; both build on the ledger core, neither on the other.',
+      from: { path: '^src/ledger/(commit|snapshot)/' },
+      to: { path: '^src/ledger/(commit|snapshot)/', pathNot: '^src/ledger/$1/' },
+    },
+    {
       name: 'core-below-facade',
       severity: 'error',
       comment: 'The ledger core, working-set, retrieval and rerank never reach up to the facade or past it.',

@@ -11,8 +11,8 @@ import {
 } from '../sql/as-of.js';
 import { intLiteral } from '../sql/literals.js';
 import { queryPrepared } from '../sql/prepared.js';
+import type { CommitPlan } from './commit/plan-commit.js';
 import type { LedgerIndex } from './ledger-index.js';
-import type { CommitPlan } from './plan-commit.js';
 
 /** A node version as the graph view's statements return it. */
 type ViewNodeRow = NodeRow & BodyColumns;

@@ -1,8 +1,8 @@
 import { CREATE_TABLES, TABLES } from '../schema/ddl.js';
+import type { CommitPlan } from './commit/plan-commit.js';
 import type { LedgerConfig } from './ledger-config.js';
 import { LedgerIndex } from './ledger-index.js';
 import { OpQueue } from './op-queue.js';
-import type { CommitPlan } from './plan-commit.js';
 
 /**
  * Derived state kept in step with every commit (current-edge tables, search postings, …).

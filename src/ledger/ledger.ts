@@ -12,22 +12,22 @@ import type { TokenCounter } from '../tokenizer/token-counter.js';
 import { materialize } from '../working-set/materialize.js';
 import type { MaterializeRequest } from '../working-set/types.js';
 import type { WorkingSet } from '../working-set/working-set.js';
+import { archiveTransaction, commitTransaction, replayLog } from './commit/write-path.js';
 import { CurrentGraphView, readGraphView } from './graph-view.js';
 import { expandLedgerConfig, type LedgerSetup } from './ledger-config.js';
 import { createCore, type LedgerCore } from './ledger-core.js';
 import type { LedgerIndex } from './ledger-index.js';
 import { type RerunCandidate, rerunCandidates } from './rerun-candidates.js';
-import { restoreSnapshot } from './snapshot-restore.js';
-import { writeSnapshot } from './snapshot-write.js';
+import { restoreSnapshot } from './snapshot/snapshot-restore.js';
+import { writeSnapshot } from './snapshot/snapshot-write.js';
 import type { CompactableStorage } from './storage.js';
-import { archiveTransaction, commitTransaction, replayLog } from './write-path.js';
 
 let wrap: (core: LedgerCore) => Ledger;
 let unwrap: (ledger: Ledger) => LedgerCore;
 
 /**
- * One agent's ledger: a facade over the write path (write-path.ts), snapshots
- * (snapshot-write.ts, snapshot-restore.ts), the as-of view (graph-view.ts), materialize and
+ * One agent's ledger: a facade over the write path (commit/write-path.ts), snapshots
+ * (snapshot/snapshot-write.ts, snapshot/snapshot-restore.ts), the as-of view (graph-view.ts), materialize and
  * retrieve. Every operation runs exclusively (one queue, op-queue.ts), so a reader never sees half
  * a commit and commits apply in call order. Its state is private; the package's own modules reach
  * it only through `readLedger` (and tests through `ledgerCore`).

@@ -4,7 +4,7 @@ import type { Embedder } from '../text/hashed-embedder.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { HashTexts } from './content-hash.js';
 import { type Ledger, restoreLedger } from './ledger.js';
-import { decodeSnapshot } from './snapshot-format.js';
+import { decodeSnapshot } from './snapshot/snapshot-format.js';
 import type { StorageAdapter } from './storage.js';
 
 /** Options every runtime's `openLedger` accepts. Runtime entries add their asset options. */

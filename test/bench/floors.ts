@@ -16,7 +16,7 @@
  */
 import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
-import { commitRowsIPC } from '../../src/ledger/commit-ipc.js';
+import { commitRowsIPC } from '../../src/ledger/commit/commit-ipc.js';
 import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
 import {

@@ -1,6 +1,6 @@
 import { openLedger } from '../../src/entries/node.js';
 import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
-import { decodeSnapshot } from '../../src/ledger/snapshot-format.js';
+import { decodeSnapshot } from '../../src/ledger/snapshot/snapshot-format.js';
 import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
 import {
   type BenchRow,

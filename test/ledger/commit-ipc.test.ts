@@ -2,7 +2,7 @@ import { tableFromIPC } from 'apache-arrow';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COLUMNS, type Column } from '../../src/ledger/arrow-rows.js';
-import { commitRowsIPC } from '../../src/ledger/commit-ipc.js';
+import { commitRowsIPC } from '../../src/ledger/commit/commit-ipc.js';
 import { TABLES, type TableName } from '../../src/schema/ddl.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/engine/rows.js';
+import { literalInsertSql } from '../../src/ledger/commit/literal-rows.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { literalInsertSql } from '../../src/ledger/literal-rows.js';
 import { TABLES } from '../../src/schema/ddl.js';
 import { archiveDependantsSql, archiveWrittenSql } from '../../src/sql/archive-sql.js';
 import { closeVersionsSql } from '../../src/sql/close-versions.js';

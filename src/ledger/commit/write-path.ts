@@ -1,16 +1,16 @@
-import { asLedgerError, LedgerError } from '../errors.js';
-import type { TableName } from '../schema/ddl.js';
-import type { Transaction } from '../schema/types.js';
-import { validateShape } from '../schema/validate-shape.js';
-import { closeVersionsSql } from '../sql/close-versions.js';
-import { beginTransactionSql, commitSql, rollbackSql } from '../sql/transaction-sql.js';
+import { asLedgerError, LedgerError } from '../../errors.js';
+import type { TableName } from '../../schema/ddl.js';
+import type { Transaction } from '../../schema/types.js';
+import { validateShape } from '../../schema/validate-shape.js';
+import { closeVersionsSql } from '../../sql/close-versions.js';
+import { beginTransactionSql, commitSql, rollbackSql } from '../../sql/transaction-sql.js';
+import type { LedgerCore } from '../ledger-core.js';
+import type { StorageAdapter } from '../storage.js';
 import { commitRowsIPC } from './commit-ipc.js';
-import type { LedgerCore } from './ledger-core.js';
 import { literalInsertSql, smallTextInsertSql } from './literal-rows.js';
 import { encodeLogRecord, type LogRecord, liveRecords } from './log-record.js';
 import { planArchive } from './plan-archive.js';
 import { type BodyHashes, type CommitPlan, planCommit } from './plan-commit.js';
-import type { StorageAdapter } from './storage.js';
 
 /** Validates, plans and writes a transaction (its own copy); logs it when `log` is set. */
 export async function commitTransaction(core: LedgerCore, tx: Transaction, log: boolean): Promise<CommitPlan> {

@@ -1,6 +1,6 @@
-import type { TableName } from '../schema/ddl.js';
-import { insertTextSql, insertVocabularySql, type VocabularyCell } from '../sql/insert-values.js';
-import { COLUMNS, type Column } from './arrow-rows.js';
+import type { TableName } from '../../schema/ddl.js';
+import { insertTextSql, insertVocabularySql, type VocabularyCell } from '../../sql/insert-values.js';
+import { COLUMNS, type Column } from '../arrow-rows.js';
 
 /**
  * A few rows of a table whose text columns hold only the schema's own vocabulary (edge kinds,

@@ -1,6 +1,6 @@
 import type { Data, Table } from 'apache-arrow';
-import type { TableName } from '../schema/ddl.js';
-import { COLUMNS, dataToIPC, int32Data, utf8DataOf } from './arrow-rows.js';
+import type { TableName } from '../../schema/ddl.js';
+import { COLUMNS, dataToIPC, int32Data, utf8DataOf } from '../arrow-rows.js';
 
 /** The fields of an Arrow chunk read here; present on apache-arrow's Data in every version the
  * engine's copy may be (the query result can come from duckdb-wasm's own apache-arrow). */

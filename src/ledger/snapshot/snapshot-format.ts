@@ -1,7 +1,7 @@
-import { LedgerError } from '../errors.js';
-import { TABLES, type TableName } from '../schema/ddl.js';
-import type { Encoding } from '../tokenizer/token-counter.js';
-import { sha256Bytes } from './content-hash.js';
+import { LedgerError } from '../../errors.js';
+import { TABLES, type TableName } from '../../schema/ddl.js';
+import type { Encoding } from '../../tokenizer/token-counter.js';
+import { sha256Bytes } from '../content-hash.js';
 
 /**
  * The snapshot container: runtime-neutral bytes, identical for the same ledger in every runtime.

@@ -1,9 +1,9 @@
-import type { Engine } from '../engine/engine.js';
-import { rowsOf } from '../engine/rows.js';
-import { LedgerError } from '../errors.js';
-import type { ClosureRow, NodeRow } from '../schema/rows.js';
-import { archiveDependantsSql, archiveWrittenSql } from '../sql/archive-sql.js';
-import type { LedgerIndex } from './ledger-index.js';
+import type { Engine } from '../../engine/engine.js';
+import { rowsOf } from '../../engine/rows.js';
+import { LedgerError } from '../../errors.js';
+import type { ClosureRow, NodeRow } from '../../schema/rows.js';
+import { archiveDependantsSql, archiveWrittenSql } from '../../sql/archive-sql.js';
+import type { LedgerIndex } from '../ledger-index.js';
 import type { CommitPlan } from './plan-commit.js';
 
 const DISCOVERY_KINDS = new Set(['action', 'tool_call', 'tool_result', 'evidence', 'message']);

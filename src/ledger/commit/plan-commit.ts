@@ -1,10 +1,10 @@
-import { LedgerError } from '../errors.js';
-import type { ClosureReason } from '../schema/ddl.js';
-import { EDGE_JOINS, EDGE_KINDS, type EdgeKind, NODE_KINDS, STATUS_RULES } from '../schema/kinds.js';
-import type { BodyRow, ClosureRow, EdgeRow, NodeRow, TransactionRow } from '../schema/rows.js';
-import type { EdgeInput, LineRange, NodeInput, Receipt, Transaction } from '../schema/types.js';
-import { EdgeSet } from './edge-set.js';
-import { EDGE_KIND_INDEX, edgeTarget, type LedgerIndex } from './ledger-index.js';
+import { LedgerError } from '../../errors.js';
+import type { ClosureReason } from '../../schema/ddl.js';
+import { EDGE_JOINS, EDGE_KINDS, type EdgeKind, NODE_KINDS, STATUS_RULES } from '../../schema/kinds.js';
+import type { BodyRow, ClosureRow, EdgeRow, NodeRow, TransactionRow } from '../../schema/rows.js';
+import type { EdgeInput, LineRange, NodeInput, Receipt, Transaction } from '../../schema/types.js';
+import { EdgeSet } from '../edge-set.js';
+import { EDGE_KIND_INDEX, edgeTarget, type LedgerIndex } from '../ledger-index.js';
 
 /** Everything one commit writes, decided before the engine is touched. */
 export interface CommitPlan {

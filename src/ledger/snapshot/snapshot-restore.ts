@@ -1,8 +1,8 @@
-import { LedgerError } from '../errors.js';
-import { TABLES } from '../schema/ddl.js';
-import { tableCountsSql } from '../sql/snapshot-sql.js';
+import { LedgerError } from '../../errors.js';
+import { TABLES } from '../../schema/ddl.js';
+import { tableCountsSql } from '../../sql/snapshot-sql.js';
+import type { LedgerCore } from '../ledger-core.js';
 import { loadIndexFromSnapshot } from './index-from-snapshot.js';
-import type { LedgerCore } from './ledger-core.js';
 import { type DecodedSnapshot, decodeSnapshot, isDecodedSnapshot } from './snapshot-format.js';
 
 /**

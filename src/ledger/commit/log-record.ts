@@ -1,5 +1,5 @@
-import { LedgerError } from '../errors.js';
-import type { Transaction } from '../schema/types.js';
+import { LedgerError } from '../../errors.js';
+import type { Transaction } from '../../schema/types.js';
 
 /** A durable log record: the caller's input, replayed through `commit` on recovery (planning is
  * deterministic, so replay writes the same rows). */

@@ -1,8 +1,8 @@
-import { rowsOf } from '../engine/rows.js';
-import { TABLES } from '../schema/ddl.js';
-import { tableRowsSql } from '../sql/snapshot-sql.js';
-import { rowsToIPC } from './arrow-rows.js';
-import type { LedgerCore } from './ledger-core.js';
+import { rowsOf } from '../../engine/rows.js';
+import { TABLES } from '../../schema/ddl.js';
+import { tableRowsSql } from '../../sql/snapshot-sql.js';
+import { rowsToIPC } from '../arrow-rows.js';
+import type { LedgerCore } from '../ledger-core.js';
 import { exportTableIPC } from './snapshot-export.js';
 import { encodeSnapshot, SNAPSHOT_FORMAT, type SnapshotManifest } from './snapshot-format.js';
 

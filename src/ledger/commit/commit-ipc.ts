@@ -1,5 +1,5 @@
-import type { TableName } from '../schema/ddl.js';
-import { allocScratch, COLUMNS, type Column, rowsToIPC, writeUtf8 } from './arrow-rows.js';
+import type { TableName } from '../../schema/ddl.js';
+import { allocScratch, COLUMNS, type Column, rowsToIPC, writeUtf8 } from '../arrow-rows.js';
 
 /**
  * The Arrow IPC stream a commit hands to the engine, written directly: the table's schema

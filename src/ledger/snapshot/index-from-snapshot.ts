@@ -1,8 +1,8 @@
 import { type Table, tableFromIPC } from 'apache-arrow';
-import type { TableName } from '../schema/ddl.js';
-import type { NodeKind, Status } from '../schema/kinds.js';
-import type { NodeRow, TransactionRow } from '../schema/rows.js';
-import { EDGE_KIND_INDEX, type LedgerIndex } from './ledger-index.js';
+import type { TableName } from '../../schema/ddl.js';
+import type { NodeKind, Status } from '../../schema/kinds.js';
+import type { NodeRow, TransactionRow } from '../../schema/rows.js';
+import { EDGE_KIND_INDEX, type LedgerIndex } from '../ledger-index.js';
 import type { SnapshotManifest } from './snapshot-format.js';
 
 /**
