@@ -1,4 +1,4 @@
-import { ByteKeyTable } from '../text/byte-key-table.js';
+import { ByteKeyTable, FNV_OFFSET, FNV_PRIME } from '../text/byte-key-table.js';
 import { splitWord } from '../text/text-terms.js';
 import { Utf8Scratch } from '../text/utf8-scratch.js';
 
@@ -212,8 +212,6 @@ for (let c = 65; c <= 90; c++) WORD_CLASS[c] = 2;
 for (let c = 97; c <= 122; c++) WORD_CLASS[c] = 4;
 WORD_CLASS[95] = 8;
 
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
 /** UTF-8 of the body being indexed; indexing is synchronous, so one buffer serves every index. */
 const scratch = new Utf8Scratch();
 

@@ -163,7 +163,7 @@ units AS MATERIALIZED (SELECT unnest(l) AS nid FROM (SELECT list(nid) AS l FROM 
  * rows carry only the keys (`vkey`, checked against the index), `tx` and the body, and the
  * node's columns come from the index (see loadCandidates). Sending them meant reading every
  * valid node row's strings to keep a thousand: measured, CPU p50 of the closure statement at
- * 86k nodes 110 → 92 ms (load ~13; /work/scratch-mat/v10.mts).
+ * 86k nodes 110 → 92 ms (load ~13, EXECUTEs of the kept plan interleaved with the statement before).
  */
 function candidatePartSql(shape: ClosureShape, tag = ''): string {
   const { valid } = predicatesOf(shape);

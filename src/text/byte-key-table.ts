@@ -5,6 +5,11 @@
  * Shared by the tokenizer's piece cache and the ledger's body keys, whose keys are byte runs
  * inside larger buffers (a text's encoding, a snapshot's hash column).
  */
+/** FNV-1a's offset basis and prime as int32: `ByteKeyTable.hash` uses them, and so must a caller
+ * that builds the same hash byte by byte while it scans (term postings, the piece cache). */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
 export class ByteKeyTable {
   private hashes: Int32Array;
   private starts: Int32Array;
@@ -27,8 +32,8 @@ export class ByteKeyTable {
 
   /** FNV-1a over `b[start, end)`: the hash every method takes as `h`. */
   static hash(b: Uint8Array, start: number, end: number): number {
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+    let h = FNV_OFFSET;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ b[i]!, FNV_PRIME);
     return h;
   }
 

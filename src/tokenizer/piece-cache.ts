@@ -1,4 +1,4 @@
-import { ByteKeyTable } from '../text/byte-key-table.js';
+import { ByteKeyTable, FNV_OFFSET, FNV_PRIME } from '../text/byte-key-table.js';
 import { Utf8Scratch } from '../text/utf8-scratch.js';
 import { asciiScannerFor, END_BYTE, NON_ASCII } from './ascii-split.js';
 import type { TokenCounter } from './token-counter.js';
@@ -150,8 +150,6 @@ for (const c of [9, 10, 11, 12, 13, 32]) CUT_AFTER[c] = 0;
 
 /** Chunks longer than this are counted piece by piece and not remembered. */
 const MAX_CACHED_CHUNK = 64;
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
 
 /** Slots of the short-piece table: one per ASCII byte, then one per ordered pair of them (a
  * scanner only returns ASCII pieces). */
