@@ -5,6 +5,7 @@ import type { RetrievalQuery } from '../retrieval/query.js';
 import { RetrievalIndex } from '../retrieval/retrieval-index.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
 import { copyInput } from '../schema/copy-input.js';
+import { checkListLength } from '../schema/request-checks.js';
 import { checkRequestText } from '../schema/text-rule.js';
 import type { GraphView, Receipt, Transaction } from '../schema/types.js';
 import { assertEpoch } from '../sql/as-of.js';
@@ -142,6 +143,7 @@ export class Ledger {
     const { config, queue } = this.#core;
     return queue.run(async () => {
       assertEpoch(epoch);
+      checkListLength(options.authority, 'authority', 'maxAuthorityScopes');
       return rerunCandidates(config.engine, epoch, options.authority ? [...options.authority] : null);
     });
   }
