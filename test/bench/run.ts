@@ -16,7 +16,7 @@ import { type BenchRow, loadAverage, printSummary, printTable, writeJson } from 
 import { bundleBench } from './bundle-bench.js';
 import { embedderBench } from './embedder-bench.js';
 import { ingestBench, memoryBench, restoreBench, stepBench } from './ledger-bench.js';
-import { bodyLimitBench } from './limits-bench.js';
+import { bodyLimitBench, requestLimitsBench } from './limits-bench.js';
 import { materializeBench } from './materialize-bench.js';
 import { retrievalBench } from './retrieval-bench.js';
 import { workerdBench } from './workerd-bench.js';
@@ -43,7 +43,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   restore: () => restoreBench([10_000, ...large]),
   materialize: () => materializeBench([1_000, 10_000, ...large]),
   retrieval: () => retrievalBench([10_000, ...largest]),
-  limits: () => bodyLimitBench(),
+  limits: async () => [...(await bodyLimitBench()), ...(await requestLimitsBench())],
   embedder: embedderBench,
   workerd: workerdBench,
   bundle: bundleBench,

@@ -49,7 +49,7 @@ export function planCommit(
   tx: Transaction,
   index: LedgerIndex,
   bodyHashes: BodyHashes,
-  countTokens: (text: string) => number,
+  countTokens: (text: string, node: number) => number,
 ): CommitPlan {
   const epoch = tx.epoch;
   if (epoch < index.lastEpoch) {
@@ -80,7 +80,7 @@ export function planCommit(
       bkey,
       hash,
       text,
-      tokens: countTokens(text),
+      tokens: countTokens(text, i),
       chars: text.length,
       tx: txNo,
     });

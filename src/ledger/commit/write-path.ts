@@ -7,6 +7,7 @@ import { beginTransactionSql, commitSql, rollbackSql } from '../../sql/transacti
 import type { LedgerCore } from '../ledger-core.js';
 import type { StorageAdapter } from '../storage.js';
 import { commitRowsIPC } from './commit-ipc.js';
+import { countNewBodies } from './count-bodies.js';
 import { literalInsertSql, smallTextInsertSql } from './literal-rows.js';
 import { encodeLogRecord, type LogRecord, liveRecords } from './log-record.js';
 import { planArchive } from './plan-archive.js';
@@ -15,7 +16,9 @@ import { type BodyHashes, type CommitPlan, planCommit } from './plan-commit.js';
 /** Validates, plans and writes a transaction (its own copy); logs it when `log` is set. */
 export async function commitTransaction(core: LedgerCore, tx: Transaction, log: boolean): Promise<CommitPlan> {
   validateShape(tx);
-  const plan = planCommit(tx, core.index, await hashBodies(core, tx), core.config.counter.count);
+  const hashes = await hashBodies(core, tx);
+  const counted = await countNewBodies(tx, core.index, hashes, core.config.counter.count);
+  const plan = planCommit(tx, core.index, hashes, (text, i) => counted[i] ?? core.config.counter.count(text));
   await applyPlan(core, plan, log ? { op: 'commit', tx } : null);
   return plan;
 }
