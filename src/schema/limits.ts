@@ -31,7 +31,7 @@ export const LIMITS = {
   /** Candidates one retrieval channel contributes (`perChannel`). */
   maxPerChannel: 1024,
   /** Host-supplied semantic scores of one retrieval query (`scores` entries). */
-  maxScores: 100_000,
+  maxScores: 10_000,
   /** Characters of a retrieval query's `text`. */
   maxQueryChars: 65_536,
 } as const;
