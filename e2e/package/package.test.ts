@@ -359,7 +359,7 @@ addEventListener('error', (e) => { window.failed = String(e.error?.stack ?? e.me
     await writeFile(
       join(dir, 'example.ts'),
       `${block.code}
-const view = await ledger.asOf(ledger.lastEpoch);
+const view = await ledger.asOf({ epoch: ledger.lastEpoch });
 (window as unknown as { result: unknown }).result = { lastEpoch: ledger.lastEpoch, bodies: view.nodes.map((n) => n.body) };
 `,
     );

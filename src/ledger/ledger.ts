@@ -5,6 +5,7 @@ import type { RetrievalQuery } from '../retrieval/query.js';
 import { RetrievalIndex } from '../retrieval/retrieval-index.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
 import { copyInput } from '../schema/copy-input.js';
+import { requireObject } from '../schema/request-checks.js';
 import { checkRequestText } from '../schema/text-rule.js';
 import type { GraphView, Receipt, Transaction } from '../schema/types.js';
 import { assertEpoch } from '../sql/as-of.js';
@@ -17,6 +18,7 @@ import { CurrentGraphView, readGraphView } from './graph-view.js';
 import { expandLedgerConfig, type LedgerSetup } from './ledger-config.js';
 import { createCore, type LedgerCore } from './ledger-core.js';
 import type { LedgerIndex } from './ledger-index.js';
+import { type ArchiveRequest, type AsOfRequest, type RerunRequest, resolveRead, viewWithin } from './read-requests.js';
 import { type RerunCandidate, rerunCandidates } from './rerun-candidates.js';
 import { restoreSnapshot } from './snapshot/snapshot-restore.js';
 import { writeSnapshot } from './snapshot/snapshot-write.js';
@@ -101,12 +103,24 @@ export class Ledger {
     return core.queue.run(async () => (await commitTransaction(core, own, true)).receipt);
   }
 
-  /** The nodes and edges valid at `epoch`, in recording order. */
-  asOf(epoch: number): Promise<GraphView> {
+  /**
+   * The nodes and edges valid at `request.epoch` (default the last epoch), in recording order;
+   * with `authority`, only the nodes inside those scopes and the edges between them.
+   *
+   * @example
+   * ```ts
+   * const now = await ledger.asOf();
+   * const then = await ledger.asOf({ epoch: 3, authority: ['user', 'repo'] });
+   * console.log(then.nodes.map((n) => n.id), now.edges.length);
+   * ```
+   */
+  asOf(request: AsOfRequest = {}): Promise<GraphView> {
     const core = this.#core;
-    return core.queue.run(() => {
+    return core.queue.run(async () => {
+      checkRequestText(request);
+      const { epoch, authority } = resolveRead(request, core.index.lastEpoch);
       assertEpoch(epoch);
-      return readGraphView(core.config.engine, epoch, core.index, this.#currentView);
+      return viewWithin(await readGraphView(core.config.engine, epoch, core.index, this.#currentView), authority);
     });
   }
 
@@ -134,27 +148,43 @@ export class Ledger {
     });
   }
 
-  /** Failed verifiers valid at `epoch` whose sources got a newer revision since they ran. */
-  rerunCandidates(
-    epoch: number = this.#core.index.lastEpoch,
-    options: { authority?: readonly string[] } = {},
-  ): Promise<RerunCandidate[]> {
-    const { config, queue } = this.#core;
+  /**
+   * Failed verifiers valid at `request.epoch` (default the last epoch) whose sources got a newer
+   * revision since they ran, within the `authority` scopes: the checks worth running again.
+   *
+   * @example
+   * ```ts
+   * for (const c of await ledger.rerunCandidates({ authority: ['agent', 'repo'] }))
+   *   console.log(c.verifier, c.changed.map((s) => s.path));
+   * ```
+   */
+  rerunCandidates(request: RerunRequest = {}): Promise<RerunCandidate[]> {
+    const { config, index, queue } = this.#core;
     return queue.run(async () => {
+      checkRequestText(request);
+      const { epoch, authority } = resolveRead(request, index.lastEpoch);
       assertEpoch(epoch);
-      return rerunCandidates(config.engine, epoch, options.authority ? [...options.authority] : null);
+      return rerunCandidates(config.engine, epoch, authority);
     });
   }
 
   /**
-   * Archives a completed, unreferenced discovery transaction (closes its nodes from `epoch`,
-   * default the last epoch); refused with ARCHIVE_REFUSED when something still depends on it.
+   * Archives a completed, unreferenced discovery transaction (closes its nodes from
+   * `request.epoch`, default the last epoch); refused with ARCHIVE_REFUSED when something still
+   * depends on it.
+   *
+   * @example
+   * ```ts
+   * const { tx } = await ledger.commit({ epoch: 5, nodes: [{ id: 'note:1', kind: 'message', body: 'looked at the logs' }] });
+   * await ledger.archive({ tx });
+   * ```
    */
-  archive(tx: number, options: { epoch?: number } = {}): Promise<Receipt> {
+  archive(request: ArchiveRequest): Promise<Receipt> {
     const core = this.#core;
-    return core.queue.run(
-      async () => (await archiveTransaction(core, tx, options.epoch ?? core.index.lastEpoch, true)).receipt,
-    );
+    return core.queue.run(async () => {
+      requireObject(request, 'request');
+      return (await archiveTransaction(core, request.tx, request.epoch ?? core.index.lastEpoch, true)).receipt;
+    });
   }
 
   /**

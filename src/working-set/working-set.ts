@@ -49,6 +49,7 @@ export class WorkingSet {
    */
   declare readonly explanation: ExplanationRecord[];
 
+  /** @internal Made by `ledger.materialize`; not part of the public API. */
   constructor(data: WorkingSetData) {
     this.epoch = data.epoch;
     this.items = data.items;

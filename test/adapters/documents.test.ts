@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bareTitle } from '../../src/adapters/documents/document-links.js';
-import { documentLinks, entitiesOf, fromDocuments } from '../../src/adapters/index.js';
+import { bareTitle, documentLinks, entitiesOf } from '../../src/adapters/documents/document-links.js';
+import { fromDocuments } from '../../src/adapters/index.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 /** The MuSiQue-shaped fixture's corpus as documents `P<index>` (its first question asks QUESTION). */

@@ -105,7 +105,7 @@ it(`${CLOSE_RUNS} random ledgers: calls racing close()`, async () => {
               case 'commit':
                 return ledger.commit(txs[i % txs.length]!);
               case 'asOf':
-                return ledger.asOf(i);
+                return ledger.asOf({ epoch: i });
               case 'materialize':
                 return ledger.materialize({ budget: { tokens: 300 } });
               case 'retrieve':
@@ -113,7 +113,7 @@ it(`${CLOSE_RUNS} random ledgers: calls racing close()`, async () => {
               case 'snapshot':
                 return ledger.snapshot();
               default:
-                return ledger.archive(1);
+                return ledger.archive({ tx: 1 });
             }
           };
           (closing ? after : before).push(settle(call()));
@@ -122,7 +122,7 @@ it(`${CLOSE_RUNS} random ledgers: calls racing close()`, async () => {
         for (const o of await Promise.all(before)) if ('code' in o) expect(o.code).not.toBe('LEDGER_CLOSED');
         for (const o of await Promise.all(after)) expect(o).toEqual({ code: 'LEDGER_CLOSED' });
         expect(await closing).toEqual({ receipt: undefined });
-        expect(await settle(ledger.asOf(0))).toEqual({ code: 'LEDGER_CLOSED' });
+        expect(await settle(ledger.asOf({ epoch: 0 }))).toEqual({ code: 'LEDGER_CLOSED' });
       },
     ),
     runOptions(CLOSE_RUNS, 'close races'),

@@ -57,6 +57,6 @@ describe('a COMMIT failing after the log append', () => {
     storage.append = (record) => (++appends === 2 ? Promise.reject(new Error('EIO')) : append(record));
     expect(await ledger.commit(transactionFor(2)).catch((e: LedgerError) => e.code)).toBe('ENGINE_FAILED');
     expect(await ledger.commit(transactionFor(3)).catch((e: LedgerError) => e.code)).toBe('STORAGE_FAILED');
-    expect(await ledger.asOf(1).catch((e: LedgerError) => e.code)).toBe('STORAGE_FAILED');
+    expect(await ledger.asOf({ epoch: 1 }).catch((e: LedgerError) => e.code)).toBe('STORAGE_FAILED');
   });
 });

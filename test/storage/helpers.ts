@@ -46,6 +46,6 @@ export async function referenceSnapshot(pool: LedgerPool, n: number, slot = 0): 
 /** Every as-of view from before the first epoch to after the last, serialised for comparison. */
 export async function viewsOf(ledger: Ledger): Promise<string[]> {
   const views: string[] = [];
-  for (let epoch = 0; epoch <= ledger.lastEpoch + 1; epoch++) views.push(JSON.stringify(await ledger.asOf(epoch)));
+  for (let epoch = 0; epoch <= ledger.lastEpoch + 1; epoch++) views.push(JSON.stringify(await ledger.asOf({ epoch })));
   return views;
 }
