@@ -35,18 +35,22 @@ export const ERROR_CATALOGUE = {
   INVALID_QUERY: 'The SPARQL query is malformed, or asks for more than a read-only view can answer',
 } as const;
 
+/** A code of `ERROR_CATALOGUE`. */
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/** What a `LedgerError` says about the failure: `field` names the offending input where there is one. */
 export interface ErrorDetails {
   /** The offending field, as a path into the input (e.g. `nodes[2].range`). */
   field?: string;
   [key: string]: unknown;
 }
 
+/** The one error class of the public API: a `code` from `ERROR_CATALOGUE` and `details`. */
 export class LedgerError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
 
+  /** An error with `code`, `details` and the original error as `cause`. */
   constructor(code: ErrorCode, details: ErrorDetails = {}, cause?: unknown) {
     const where = details.field ? ` (${details.field})` : '';
     const extra = typeof details.reason === 'string' ? `: ${details.reason}` : '';
@@ -57,6 +61,7 @@ export class LedgerError extends Error {
   }
 }
 
+/** Whether `e` is a `LedgerError` (with `code`, when given). */
 export const isLedgerError = (e: unknown, code?: ErrorCode): e is LedgerError =>
   e instanceof LedgerError && (code === undefined || e.code === code);
 

@@ -26,6 +26,7 @@ export interface AdapterStats {
   warnings: Array<{ step: number; reason: string }>;
 }
 
+/** What a transcript adapter returns: the transactions to commit in order, counts and warnings, and the pre-images of edits. */
 export interface AdaptedTrace {
   transactions: Transaction[];
   stats: AdapterStats;

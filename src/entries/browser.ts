@@ -18,6 +18,7 @@ export { browserStorage, deleteBrowserStorage, opfsStorage } from '../storage/br
 export type { BrowserStorage, BrowserStorageOptions } from '../storage/browser-storage.js';
 export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
 
+/** Where the browser entry loads its assets from; each defaults to the installed package's file. */
 export interface BrowserAssetUrls {
   /** `@duckdb/duckdb-wasm/dist/duckdb-eh.wasm` (34 MB). */
   duckdbWasmUrl?: string | URL;

@@ -3,6 +3,7 @@ import type { SupportFeatures } from '../rerank/support.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
 import type { MissingEvidence } from './exact-channel.js';
 
+/** One retrieved record with its fused score, its per-channel scores and its body. */
 export interface RetrievedEvidence {
   id: string;
   kind: NodeKind;
@@ -31,6 +32,7 @@ export interface ExplanationEntry {
   dropped?: string;
 }
 
+/** What `ledger.retrieve` returns: `supported` evidence, or `abstain` with what is missing. */
 export interface RetrievalResult {
   status: 'supported' | 'abstain';
   /** Ranked support (empty when abstaining: no padding with weak results). */

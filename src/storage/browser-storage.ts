@@ -3,6 +3,7 @@ import { LedgerError } from '../errors.js';
 import type { CompactableStorage } from './compact-ledger.js';
 import { resolveCompactEvery } from './log-store.js';
 
+/** Options of `browserStorage`: when compaction is due. */
 export interface BrowserStorageOptions {
   /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
   compactEvery?: number;

@@ -11,6 +11,7 @@ import { acquireLock } from './lock-file.js';
 import { LogStore, resolveCompactEvery } from './log-store.js';
 import { readIfExists, syncDir, writeAll, writeFileSynced } from './sync-fs.js';
 
+/** Options of `nodeDirectoryStorage`: when compaction is due. */
 export interface NodeDirectoryOptions {
   /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
   compactEvery?: number;
