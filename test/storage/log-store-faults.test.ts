@@ -1,6 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../src/errors.js';
@@ -18,7 +15,7 @@ import { bytesEqual, LedgerPool } from '../helpers/ledgers.js';
 import { MemoryKv } from './fixtures/memory-kv.js';
 import { MemoryOpfsDirectory } from './fixtures/memory-opfs.js';
 import { transactionFor } from './fixtures/transactions.js';
-import { removeTempDirs, tempDir } from './helpers.js';
+import { leaveDeadLock, removeTempDirs, tempDir } from './helpers.js';
 
 /**
  * Faults at every write boundary of the access interface under each storage adapter — the
@@ -162,7 +159,6 @@ interface Backend {
   create(): Promise<Medium>;
 }
 
-const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid!;
 const ALL: Kind[] = ['fail', 'die-before', 'die-after', 'torn'];
 /** Atomic media have no torn writes. */
 const ATOMIC: Kind[] = ['fail', 'die-before', 'die-after'];
@@ -197,11 +193,11 @@ const BACKENDS: Backend[] = [
       const dir = await tempDir();
       return {
         open: async (fault) =>
-          new LogStore(framedLog(faultyFiles(directoryFiles(dir, await acquireLock(join(dir, 'lock'))), fault)), 3),
-        // What a dead process leaves: its lock file naming it, its descriptors closed by the OS.
+          new LogStore(framedLog(faultyFiles(directoryFiles(dir, await acquireLock(dir, 10_000)), fault)), 3),
+        // What a dead process leaves: its lock naming it, its descriptors closed by the OS.
         async crashed(store) {
-          await writeFile(join(dir, 'lock'), `${deadPid()}\n`);
           await store.close();
+          await leaveDeadLock(dir);
         },
       };
     },

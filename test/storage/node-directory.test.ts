@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { appendFile, copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +6,7 @@ import { encodeFrame, encodeLogHeader } from '../../src/storage/file-format.js';
 import { nodeDirectoryStorage } from '../../src/storage/node-directory.js';
 import { bytesEqual, codeOf, LedgerPool, openLedger } from '../helpers/ledgers.js';
 import { transactionFor } from './fixtures/transactions.js';
-import { openDurable, referenceSnapshot, removeTempDirs, tempDir, viewsOf } from './helpers.js';
+import { leaveDeadLock, openDurable, referenceSnapshot, removeTempDirs, tempDir, viewsOf } from './helpers.js';
 
 const pool = new LedgerPool();
 afterAll(() => pool.close());
@@ -139,12 +138,22 @@ describe('node directory storage', () => {
     const second = await nodeDirectoryStorage(dir);
     await second.close();
 
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    await writeFile(join(dir, 'lock'), `${dead}\n`);
+    await leaveDeadLock(dir);
     const third = await nodeDirectoryStorage(dir);
-    expect(await readFile(join(dir, 'lock'), 'utf8')).toBe(`${process.pid}\n`);
+    expect(JSON.parse(await readFile(join(dir, 'lock', 'owner'), 'utf8'))).toMatchObject({ pid: process.pid });
     await third.close();
     await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('nodeDirectoryStorage on a regular file, under a file, with NUL or a non-string path: INVALID_OPTION naming dir', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'plain');
+    await writeFile(file, 'x');
+    for (const bad of [file, join(file, 'sub'), `${dir}/a\0b`, 42, undefined, '']) {
+      const error = await nodeDirectoryStorage(bad as string).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'INVALID_OPTION', details: { field: 'dir' } });
+    }
+    expect(await codeOf(() => nodeDirectoryStorage(dir, { staleLockMs: 5 }))).toBe('INVALID_OPTION');
   });
 
   it('rejects a compactEvery that is not a positive integer', async () => {
