@@ -16,7 +16,7 @@ export * from '../index.js';
 export { indexedDbStorage } from '../storage/browser-indexeddb.js';
 export { browserStorage, deleteBrowserStorage, opfsStorage } from '../storage/browser-opfs.js';
 export type { BrowserStorage, BrowserStorageOptions } from '../storage/browser-storage.js';
-export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 
 export interface BrowserAssetUrls {
   /** `@duckdb/duckdb-wasm/dist/duckdb-eh.wasm` (34 MB). */

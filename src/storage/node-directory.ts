@@ -14,7 +14,7 @@ import { LogStore, resolveCompactEvery } from './log-store.js';
 import { readIfExists, syncDir, writeAll, writeFileSynced } from './sync-fs.js';
 
 export interface NodeDirectoryOptions {
-  /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
+  /** `ledger.compact()` compacts only once the log holds this many records; without it, on every call. */
   compactEvery?: number;
   /**
    * How long (ms) a lock holder that cannot be checked exactly — one in another pid namespace
@@ -32,7 +32,7 @@ export interface NodeDirectoryStorage extends StorageAdapter {
   readonly dir: string;
   /** Records in the log, i.e. appended since the snapshot. */
   readonly logRecords: number;
-  /** Whether `compactLedger` would compact now. */
+  /** Whether `ledger.compact()` would compact now. */
   readonly compactionDue: boolean;
   /** Closes the log and releases the lock (`ledger.close()` calls it). */
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../src/errors.js';
 import type { StorageAdapter } from '../../src/ledger/storage.js';
 import type { Transaction } from '../../src/schema/types.js';
-import { type CompactableStorage, compactLedger } from '../../src/storage/compact-ledger.js';
+import type { CompactableStorage } from '../../src/ledger/storage.js';
 import { durableObjectStorage } from '../../src/storage/durable-object.js';
 import { nodeDirectoryStorage } from '../../src/storage/node-directory.js';
 import { bytesEqual, LedgerPool } from '../helpers/ledgers.js';
@@ -116,7 +116,7 @@ async function scenario(backend: Backend, at: number, kind: Kind): Promise<{ wro
       if (faulty.dead && r.code === 'STORAGE_FAILED') inFlight = tx;
     } else acked.push(tx);
     if (!faulty.dead) {
-      const c = await compactLedger(ledger, faulty).catch((e: LedgerError) => e);
+      const c = await ledger.compact().catch((e: LedgerError) => e);
       if (typeof c !== 'boolean') expect(c.code).toBe('STORAGE_FAILED');
     }
   }

@@ -5,7 +5,6 @@ import type { Ledger } from '../../src/ledger/ledger.js';
 import type { Transaction } from '../../src/schema/types.js';
 import { indexedDbMedium, openIndexedDb } from '../../src/storage/browser-indexeddb.js';
 import { opfsFiles } from '../../src/storage/browser-opfs.js';
-import { compactLedger } from '../../src/storage/compact-ledger.js';
 import { durableObjectStorage } from '../../src/storage/durable-object.js';
 import { framedLog, type InPlaceFile, type LogFiles } from '../../src/storage/framed-log.js';
 import { acquireLock } from '../../src/storage/lock-file.js';
@@ -269,7 +268,7 @@ async function scenario(backend: Backend, at: number, kind: Kind): Promise<{ wro
         if (fault.dead && r.code === 'STORAGE_FAILED') inFlight = tx;
       } else acked.push(tx);
       if (!fault.dead) {
-        const c = await compactLedger(ledger, process).catch((e: LedgerError) => e);
+        const c = await ledger.compact().catch((e: LedgerError) => e);
         if (typeof c !== 'boolean') expect(c.code).toBe('STORAGE_FAILED');
       }
     }

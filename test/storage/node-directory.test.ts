@@ -1,7 +1,6 @@
 import { appendFile, copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { compactLedger } from '../../src/storage/compact-ledger.js';
 import { encodeFrame, encodeLogHeader } from '../../src/storage/file-format.js';
 import { nodeDirectoryStorage } from '../../src/storage/node-directory.js';
 import { bytesEqual, codeOf, LedgerPool, openLedger } from '../helpers/ledgers.js';
@@ -36,7 +35,7 @@ describe('node directory storage', () => {
     const compacted: boolean[] = [];
     for (let i = 1; i <= 10; i++) {
       await ledger.commit(transactionFor(i));
-      compacted.push(await compactLedger(ledger, storage));
+      compacted.push(await ledger.compact());
     }
     expect(compacted.map((c, i) => (c ? i + 1 : 0)).filter(Boolean)).toEqual([4, 8]);
     expect(storage.logRecords).toBe(2);
@@ -53,7 +52,7 @@ describe('node directory storage', () => {
     const { ledger, storage } = await openDurable(dir);
     for (let i = 1; i <= 6; i++) await ledger.commit(transactionFor(i));
     await copyFile(join(dir, 'log.bin'), join(dir, 'old-log.bin'));
-    expect(await compactLedger(ledger, storage)).toBe(true);
+    expect(await ledger.compact()).toBe(true);
     await ledger.close();
     // Put the already-folded log back, as if the crash hit between the two renames, and leave a
     // half-written snapshot draft from a later attempt.
@@ -112,7 +111,7 @@ describe('node directory storage', () => {
     const dir = await tempDir();
     const { ledger, storage } = await openDurable(dir);
     await ledger.commit(transactionFor(1));
-    await compactLedger(ledger, storage);
+    await ledger.compact();
     await ledger.close();
     const snapshot = join(dir, 'snapshot.bin');
     const good = await readFile(snapshot);
