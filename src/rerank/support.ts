@@ -27,7 +27,7 @@
  * question is answerable (categories 1–4), 0 when it is not (category 5): `support` estimates
  * "the ledger holds the evidence this question asks for". The features are shares, not
  * corpus-specific scores, so the model transfers to other conversations; the fit was validated
- * leaving one conversation out and on a fixed split (see DEFAULT_SUPPORT_THRESHOLD and the README).
+ * leaving one conversation out and on a fixed split (see DEFAULT_SUPPORT_THRESHOLD and docs/internals/support-model.md).
  */
 export interface SupportFeatures {
   coverage: number;
