@@ -28,6 +28,7 @@ export const ERROR_CATALOGUE = {
   ARCHIVE_REFUSED: 'The transaction cannot be archived',
   ASSET_UNAVAILABLE: 'A WebAssembly or data asset could not be loaded',
   STORAGE_FAILED: 'The storage adapter failed; the commit was not applied',
+  STORAGE_IN_USE: 'The storage object already belongs to another ledger',
   LEDGER_CLOSED: 'The ledger is closed',
   ENGINE_FAILED: 'The database engine failed',
   INTERNAL: 'An unexpected internal failure (a bug: please report it with details.cause)',

@@ -16,7 +16,7 @@ export * from '../index.js';
 export { indexedDbStorage } from '../storage/browser-indexeddb.js';
 export { browserStorage, deleteBrowserStorage, opfsStorage } from '../storage/browser-opfs.js';
 export type { BrowserStorage, BrowserStorageOptions } from '../storage/browser-storage.js';
-export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 
 /** Where the browser entry loads its assets from; each defaults to the installed package's file. */
 export interface BrowserAssetUrls {

@@ -10,7 +10,7 @@ import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js
 import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
 
 export * from '../index.js';
-export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 export {
   type NodeDirectoryOptions,
   type NodeDirectoryStorage,

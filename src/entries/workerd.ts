@@ -24,7 +24,7 @@ import type { EncodingRanks } from '../tokenizer/token-counter.js';
 
 export * from '../index.js';
 export type { WorkerdWasmModules } from '../runtime/workerd-assets.js';
-export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 export {
   type DurableObjectKvStorage,
   type DurableObjectKvTransaction,

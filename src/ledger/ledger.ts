@@ -22,7 +22,7 @@ import { type ArchiveRequest, type AsOfRequest, type RerunRequest, resolveRead, 
 import { type RerunCandidate, rerunCandidates } from './rerun-candidates.js';
 import { restoreSnapshot } from './snapshot/snapshot-restore.js';
 import { writeSnapshot } from './snapshot/snapshot-write.js';
-import type { CompactableStorage } from './storage.js';
+import type { StorageAdapter } from './storage.js';
 
 let wrap: (core: LedgerCore) => Ledger;
 let unwrap: (ledger: Ledger) => LedgerCore;
@@ -227,16 +227,26 @@ export class Ledger {
   }
 
   /**
-   * Compacts when `storage.compactionDue`: the ledger's snapshot replaces the stored one and the
-   * log restarts empty. Resolves to whether it compacted. Call it between commits, e.g. after
-   * each one with `compactEvery` set; `storage` must be the ledger's own.
+   * Folds the log into a new snapshot of this ledger's own storage when the storage says
+   * compaction is due (`compactEvery`; always, for a storage that does not say). Resolves to
+   * whether it compacted; false for a ledger without storage. Call it between commits, e.g. after
+   * each one. Takes no argument: a ledger only ever compacts the storage it was opened with.
    */
-  compact(storage: CompactableStorage): Promise<boolean> {
-    if (!storage.compactionDue) return Promise.resolve(false);
+  compact(...args: never[]): Promise<boolean> {
+    if (args.length > 0 && args[0] !== undefined)
+      return Promise.reject(
+        new LedgerError('INVALID_REQUEST', {
+          field: 'storage',
+          reason: 'compact() takes no argument: the ledger compacts the storage it was opened with',
+        }),
+      );
     const core = this.#core;
+    const storage = core.config.storage;
+    if (storage === null) return Promise.resolve(false);
     // One queued turn: no commit lands between taking the snapshot and emptying the log (its
     // record would be lost).
     return core.queue.run(async () => {
+      if (!compactionDue(storage)) return false;
       const bytes = await writeSnapshot(core);
       try {
         await storage.compact(bytes);
@@ -311,3 +321,7 @@ export function lastEpochOf(ledger: Ledger): number {
 export function ledgerCore(ledger: Ledger): LedgerCore {
   return unwrap(ledger);
 }
+
+/** A storage's own pacing (`compactionDue`), or always for a storage that keeps none. */
+const compactionDue = (storage: StorageAdapter): boolean =>
+  !('compactionDue' in storage) || (storage as { compactionDue: unknown }).compactionDue !== false;

@@ -35,6 +35,12 @@ export interface RuntimeBindings {
 }
 
 /**
+ * Storages a ledger was opened with: each belongs to that one ledger for good (it is closed with
+ * it). A second ledger on the same storage would write to it behind the first one's back.
+ */
+const bound = new WeakSet<object>();
+
+/**
  * Opens a ledger with a runtime's bindings. Options are resolved once here; the core never
  * re-checks defaults.
  */
@@ -65,6 +71,33 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
   if (storage) {
     if (snapshot)
       throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
+    if (typeof storage !== 'object' || typeof storage.load !== 'function')
+      throw new LedgerError('INVALID_OPTION', { field: 'storage', reason: 'a storage adapter' });
+    if (bound.has(storage))
+      throw new LedgerError('STORAGE_IN_USE', {
+        field: 'storage',
+        reason: 'this storage object already belongs to another ledger; open a new storage for each ledger',
+      });
+    bound.add(storage);
+  }
+  try {
+    return await openBound(runtime, options, storage, snapshot, log);
+  } catch (e) {
+    // A refused open leaves the storage free for the caller to close, or to open again.
+    if (storage) bound.delete(storage);
+    throw e;
+  }
+}
+
+async function openBound(
+  runtime: RuntimeBindings,
+  options: OpenLedgerOptions,
+  storage: StorageAdapter | null,
+  snapshot: Uint8Array | null,
+  log: Uint8Array[],
+): Promise<Ledger> {
+  const { keptPlans } = options;
+  if (storage) {
     try {
       ({ snapshot, log } = await storage.load());
     } catch (e) {

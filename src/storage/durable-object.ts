@@ -33,14 +33,14 @@ export interface DurableObjectKvStorage extends DurableObjectKvTransaction {
 
 /** Options of `durableObjectStorage`: when compaction is due. */
 export interface DurableObjectStorageOptions {
-  /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
+  /** `ledger.compact()` compacts only once the log holds this many records; without it, on every call. */
   compactEvery?: number;
 }
 
 export interface DurableObjectLedgerStorage extends StorageAdapter {
   /** Records in the log, i.e. appended since the snapshot. */
   readonly logRecords: number;
-  /** Whether `compactLedger` would compact now. */
+  /** Whether `ledger.compact()` would compact now. */
   readonly compactionDue: boolean;
 }
 
