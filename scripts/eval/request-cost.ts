@@ -8,8 +8,9 @@ import type { AnthropicBlock, AnthropicMessage } from '../../src/working-set/ren
 
 /** One content block with the role of its message: the unit a cache matches. */
 export interface RequestBlock {
-  /** Role and block content (cache markers left out): equal keys are equal cached bytes. */
-  key: string;
+  role: AnthropicMessage['role'];
+  /** The block without its cache marker. */
+  block: AnthropicBlock;
   /** The text its tokens are counted on. */
   text: string;
 }
@@ -22,9 +23,9 @@ export interface RequestBlock {
 export function requestBlocks(messages: readonly AnthropicMessage[]): RequestBlock[] {
   const out: RequestBlock[] = [];
   for (const m of messages) {
-    for (const block of m.content) {
-      const { cache_control: _marker, ...content } = block as AnthropicBlock & { cache_control?: unknown };
-      out.push({ key: `${m.role}\u0000${JSON.stringify(content)}`, text: blockText(content as AnthropicBlock) });
+    for (const marked of m.content) {
+      const { cache_control: _marker, ...block } = marked as AnthropicBlock & { cache_control?: unknown };
+      out.push({ role: m.role, block: block as AnthropicBlock, text: blockText(block as AnthropicBlock) });
     }
   }
   return out;
@@ -37,11 +38,29 @@ function blockText(block: AnthropicBlock): string {
   return block.content;
 }
 
+/** The same cached bytes: same role and same block. Texts are compared as strings (the same string
+ * object, as a baseline's message text is from one request to the next, compares at once); a
+ * call's name and input are in its text. */
+export function sameBlock(a: RequestBlock, b: RequestBlock): boolean {
+  const x = a.block as unknown as Record<string, unknown>;
+  const y = b.block as unknown as Record<string, unknown>;
+  if (a.role !== b.role || a.text !== b.text || x.type !== y.type) return false;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const k of keys) {
+    if (k === 'text' || k === 'content' || k === 'input' || k === 'name') continue;
+    const u = x[k];
+    const v = y[k];
+    if (u !== v && (typeof u !== 'object' || JSON.stringify(u) !== JSON.stringify(v))) return false;
+  }
+  return true;
+}
+
 /** How many leading blocks two requests share. */
 export function commonPrefixBlocks(previous: readonly RequestBlock[], next: readonly RequestBlock[]): number {
   const n = Math.min(previous.length, next.length);
   let i = 0;
-  while (i < n && previous[i]!.key === next[i]!.key) i++;
+  while (i < n && sameBlock(previous[i]!, next[i]!)) i++;
   return i;
 }
 

@@ -5,6 +5,7 @@ import {
   costOf,
   DEFAULT_PRICING,
   requestBlocks,
+  sameBlock,
 } from '../../scripts/eval/request-cost.js';
 import type { AnthropicMessage } from '../../src/working-set/render-messages.js';
 
@@ -32,12 +33,35 @@ describe('requestBlocks', () => {
       role: 'user',
       content: [{ type: 'text', text: 'fix it', cache_control: { type: 'ephemeral' } }],
     } as unknown as AnthropicMessage;
-    expect(requestBlocks([marked])[0]!.key).toBe(requestBlocks([task])[0]!.key);
+    expect(sameBlock(requestBlocks([marked])[0]!, requestBlocks([task])[0]!)).toBe(true);
   });
 
   it('tells the same content apart by role', () => {
     const asAssistant: AnthropicMessage = { role: 'assistant', content: task.content };
-    expect(requestBlocks([asAssistant])[0]!.key).not.toBe(requestBlocks([task])[0]!.key);
+    expect(sameBlock(requestBlocks([asAssistant])[0]!, requestBlocks([task])[0]!)).toBe(false);
+  });
+
+  it('tells results apart by the call they answer and by their error flag', () => {
+    const [a] = requestBlocks([result(1, 'same')]);
+    const [b] = requestBlocks([
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c2', content: 'same' }] },
+    ]);
+    const [c] = requestBlocks([
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'same', is_error: true }] },
+    ]);
+    expect(sameBlock(a!, b!)).toBe(false);
+    expect(sameBlock(a!, c!)).toBe(false);
+    expect(sameBlock(a!, requestBlocks([result(1, 'same')])[0]!)).toBe(true);
+  });
+
+  it('tells calls apart by id, name and input', () => {
+    const use = (id: string, name: string, command: string): AnthropicMessage => ({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id, name, input: { command } }],
+    });
+    const [a] = requestBlocks([use('c1', 'bash', 'ls')]);
+    for (const other of [use('c2', 'bash', 'ls'), use('c1', 'sh', 'ls'), use('c1', 'bash', 'ls -a')])
+      expect(sameBlock(a!, requestBlocks([other])[0]!)).toBe(false);
   });
 });
 
