@@ -66,8 +66,8 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
     throw new LedgerError('INVALID_OPTION', { field: 'keptPlans', value: keptPlans, reason: 'a whole number ≥ 0' });
   }
   const storage = options.storage ?? null;
-  let snapshot = options.snapshot ?? null;
-  let log: Uint8Array[] = [];
+  const snapshot = options.snapshot ?? null;
+  const log: Uint8Array[] = [];
   if (storage) {
     if (snapshot)
       throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
