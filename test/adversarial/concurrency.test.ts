@@ -72,7 +72,7 @@ it(`${CONCURRENT_RUNS} random ledgers: concurrent commits, objects mutated after
       expect(JSON.stringify(outcomes)).toBe(JSON.stringify(expected));
       const bytes = await live.snapshot();
       expect(bytesEqual(bytes, await reference.snapshot())).toBe(true);
-      const reopened = await pool.open(1, { storage });
+      const reopened = await pool.open(1, { storage: storage.reopen() });
       expect(bytesEqual(await reopened.snapshot(), bytes)).toBe(true);
     }),
     runOptions(CONCURRENT_RUNS, 'concurrent commits'),

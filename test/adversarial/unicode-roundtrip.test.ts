@@ -76,7 +76,7 @@ it(`${RUNS} random ledgers: hostile text round-trips or is refused, live equals 
         const probe = await probeOf(live, tx);
         expect(await readsOf(restored, probe, false)).toBe(await readsOf(live, probe, false));
       }
-      const reopened = await pool.open(1, { storage });
+      const reopened = await pool.open(1, { storage: storage.reopen() });
       const probe = { tokens: 2000, text: 'a b c', scopes: ['agent'] };
       expect(await readsOf(reopened, probe, true)).toBe(await readsOf(live, probe, true));
       expect(bytesEqual(await reopened.snapshot(), await live.snapshot())).toBe(true);

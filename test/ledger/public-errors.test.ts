@@ -76,7 +76,7 @@ describe('the public API rejects only with coded LedgerErrors', () => {
     expect(receipt.counts.nodes).toBe(1);
     const view = await ledger.asOf({ epoch: 1 });
     expect(view.nodes.map((n) => [n.id, n.body, n.meta])).toEqual([['task:1', 'original', { k: 'v' }]]);
-    const reopened = await pool.open(1, { storage });
+    const reopened = await pool.open(1, { storage: storage.reopen() });
     expect(JSON.stringify(await reopened.asOf({ epoch: 1 }))).toBe(JSON.stringify(view));
   });
 

@@ -152,7 +152,7 @@ describe('strings that round-trip are kept exactly', () => {
     const restored = await pool.ledger(2, snapshot);
     expect(await reads(restored)).toBe(expected);
     expect(bytesEqual(await restored.snapshot(), snapshot)).toBe(true);
-    const replayed = await pool.open(2, { storage });
+    const replayed = await pool.open(2, { storage: storage.reopen() });
     expect(await reads(replayed)).toBe(expected);
     expect(bytesEqual(await replayed.snapshot(), snapshot)).toBe(true);
   });

@@ -43,7 +43,7 @@ describe('a COMMIT failing after the log append', () => {
       'commit',
     ]);
     const live = await ledger.snapshot();
-    const reopened = await pool.open(1, { storage });
+    const reopened = await pool.open(1, { storage: storage.reopen() });
     expect(bytesEqual(await reopened.snapshot(), live)).toBe(true);
     expect(reopened.lastTx).toBe(3);
   });
