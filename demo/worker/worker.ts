@@ -83,7 +83,7 @@ export class LedgerSession {
     try {
       const action = route(request);
       const body = action === 'snapshot' ? undefined : await jsonObjectOf(request, maxBodyBytes(this.env));
-      const { ledger, storage } = await this.open();
+      const { ledger } = await this.open();
       switch (action) {
         case 'commit': {
           const receipt = await ledger.commit(body as never);

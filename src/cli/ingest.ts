@@ -53,7 +53,7 @@ export async function ingest(argv: readonly string[], io: CliIO): Promise<number
   const adapted: Adapted[] = [];
   for (const file of positionals) adapted.push(await loadTranscript(file, io.cwd, forced as TranscriptFormat));
 
-  const { ledger, storage } = await createLedgerDir(resolve(io.cwd, out));
+  const { ledger } = await createLedgerDir(resolve(io.cwd, out));
   try {
     const total = adapted.reduce((n, a) => n + a.trace.transactions.length, 0);
     const progress = progressBar(io.stderr, 'ingest', total);

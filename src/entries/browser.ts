@@ -13,10 +13,10 @@ import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js
 import { createBrowserTokenCounter } from '../tokenizer/tiktoken-browser.js';
 
 export * from '../index.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 export { indexedDbStorage } from '../storage/browser-indexeddb.js';
 export { browserStorage, deleteBrowserStorage, opfsStorage } from '../storage/browser-opfs.js';
 export type { BrowserStorage, BrowserStorageOptions } from '../storage/browser-storage.js';
-export type { CompactableStorage } from '../ledger/storage.js';
 
 export interface BrowserAssetUrls {
   /** `@duckdb/duckdb-wasm/dist/duckdb-eh.wasm` (34 MB). */

@@ -23,8 +23,8 @@ import { createWorkerdTokenCounter } from '../tokenizer/tiktoken-workerd.js';
 import type { EncodingRanks } from '../tokenizer/token-counter.js';
 
 export * from '../index.js';
-export type { WorkerdWasmModules } from '../runtime/workerd-assets.js';
 export type { CompactableStorage } from '../ledger/storage.js';
+export type { WorkerdWasmModules } from '../runtime/workerd-assets.js';
 export {
   type DurableObjectKvStorage,
   type DurableObjectKvTransaction,

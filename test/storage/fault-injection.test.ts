@@ -1,8 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../src/errors.js';
-import type { StorageAdapter } from '../../src/ledger/storage.js';
+import type { CompactableStorage, StorageAdapter } from '../../src/ledger/storage.js';
 import type { Transaction } from '../../src/schema/types.js';
-import type { CompactableStorage } from '../../src/ledger/storage.js';
 import { durableObjectStorage } from '../../src/storage/durable-object.js';
 import { nodeDirectoryStorage } from '../../src/storage/node-directory.js';
 import { bytesEqual, LedgerPool } from '../helpers/ledgers.js';

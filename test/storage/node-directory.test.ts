@@ -49,7 +49,7 @@ describe('node directory storage', () => {
 
   it('a crash after the snapshot rename but before the log reset applies no record twice', async () => {
     const dir = await tempDir();
-    const { ledger, storage } = await openDurable(dir);
+    const { ledger } = await openDurable(dir);
     for (let i = 1; i <= 6; i++) await ledger.commit(transactionFor(i));
     await copyFile(join(dir, 'log.bin'), join(dir, 'old-log.bin'));
     expect(await ledger.compact()).toBe(true);
@@ -109,7 +109,7 @@ describe('node directory storage', () => {
 
   it('a damaged snapshot file or a log newer than the snapshot is SNAPSHOT_CORRUPT', async () => {
     const dir = await tempDir();
-    const { ledger, storage } = await openDurable(dir);
+    const { ledger } = await openDurable(dir);
     await ledger.commit(transactionFor(1));
     await ledger.compact();
     await ledger.close();
