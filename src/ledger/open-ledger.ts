@@ -67,7 +67,6 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
   }
   const storage = options.storage ?? null;
   const snapshot = options.snapshot ?? null;
-  const log: Uint8Array[] = [];
   if (storage) {
     if (snapshot)
       throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
@@ -81,7 +80,7 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
     bound.add(storage);
   }
   try {
-    return await openBound(runtime, options, storage, snapshot, log);
+    return await openBound(runtime, options, storage, snapshot);
   } catch (e) {
     // A refused open leaves the storage free for the caller to close, or to open again.
     if (storage) bound.delete(storage);
@@ -93,10 +92,11 @@ async function openBound(
   runtime: RuntimeBindings,
   options: OpenLedgerOptions,
   storage: StorageAdapter | null,
-  snapshot: Uint8Array | null,
-  log: Uint8Array[],
+  given: Uint8Array | null,
 ): Promise<Ledger> {
   const { keptPlans } = options;
+  let snapshot = given;
+  let log: Uint8Array[] = [];
   if (storage) {
     try {
       ({ snapshot, log } = await storage.load());
