@@ -5,7 +5,7 @@ import type { RetrievalQuery } from '../retrieval/query.js';
 import { RetrievalIndex } from '../retrieval/retrieval-index.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
 import { copyInput } from '../schema/copy-input.js';
-import { requireObject } from '../schema/request-checks.js';
+import { checkListLength, requireObject } from '../schema/request-checks.js';
 import { checkRequestText } from '../schema/text-rule.js';
 import type { GraphView, Receipt, Transaction } from '../schema/types.js';
 import { assertEpoch } from '../sql/as-of.js';
@@ -164,6 +164,7 @@ export class Ledger {
       checkRequestText(request);
       const { epoch, authority } = resolveRead(request, index.lastEpoch);
       assertEpoch(epoch);
+      checkListLength(request.authority, 'authority', 'maxAuthorityScopes');
       return rerunCandidates(config.engine, epoch, authority);
     });
   }
