@@ -15,6 +15,7 @@ export type { SupportFeatures } from './rerank/support.js';
 export type { MissingEvidence } from './retrieval/exact-channel.js';
 export type { RetrievalQuery } from './retrieval/query.js';
 export type { ExplanationEntry, RetrievalResult, RetrievedEvidence } from './retrieval/result.js';
+export type { AssetName, AssetSource, LedgerAssets } from './runtime/assets.js';
 export {
   EDGE_JOINS,
   EDGE_KINDS,
