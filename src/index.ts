@@ -11,10 +11,17 @@ export type { ArchiveRequest, AsOfRequest, RerunRequest } from './ledger/read-re
 export type { RerunCandidate } from './ledger/rerun-candidates.js';
 export type { StorageAdapter } from './ledger/storage.js';
 export type { ChannelScores } from './rerank/fuse.js';
+export type { DropCode } from './rerank/select.js';
 export type { SupportFeatures } from './rerank/support.js';
 export type { MissingEvidence } from './retrieval/exact-channel.js';
 export type { RetrievalQuery } from './retrieval/query.js';
-export type { ExplanationEntry, RetrievalResult, RetrievedEvidence } from './retrieval/result.js';
+export type {
+  ExplanationEntry,
+  RetrievalExplanationCode,
+  RetrievalResult,
+  RetrievedEvidence,
+} from './retrieval/result.js';
+export type { AssetName, AssetSource, LedgerAssets } from './runtime/assets.js';
 export {
   EDGE_JOINS,
   EDGE_KINDS,

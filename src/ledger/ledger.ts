@@ -66,22 +66,47 @@ export class Ledger {
     };
   }
 
-  /** The token encoding bodies are counted in. */
+  /**
+   * The token encoding bodies are counted in.
+   * @example
+   * ```ts
+   * console.log(ledger.encoding); // 'o200k_base'
+   * ```
+   */
   get encoding(): TokenCounter['encoding'] {
     return this.#core.config.counter.encoding;
   }
 
-  /** Number of the last committed transaction (0 for an empty ledger). */
+  /**
+   * Number of the last committed transaction (0 for an empty ledger).
+   * @example
+   * ```ts
+   * const { tx } = await ledger.commit({ epoch: 1, nodes: [{ id: 'a', kind: 'message', body: 'hi' }] });
+   * console.log(ledger.lastTx === tx); // true
+   * ```
+   */
   get lastTx(): number {
     return this.#core.index.lastTx;
   }
 
-  /** The largest epoch committed so far. */
+  /**
+   * The largest epoch committed so far.
+   * @example
+   * ```ts
+   * await ledger.commit({ epoch: ledger.lastEpoch + 1, nodes: [{ id: 'b', kind: 'message', body: 'next step' }] });
+   * ```
+   */
   get lastEpoch(): number {
     return this.#core.index.lastEpoch;
   }
 
-  /** Counts tokens of a text in the ledger's encoding. */
+  /**
+   * Counts tokens of a text in the ledger's encoding.
+   * @example
+   * ```ts
+   * const fits = ledger.countTokens('Fix the CAN frame parser') <= 16;
+   * ```
+   */
   countTokens(text: string): number {
     return this.#core.config.counter.count(text);
   }
@@ -89,6 +114,19 @@ export class Ledger {
   /**
    * Applies a transaction whole or not at all. Invalid input is rejected with a coded
    * LedgerError naming the field, before anything is written.
+   *
+   * @example
+   * ```ts
+   * const receipt = await ledger.commit({
+   *   epoch: 3,
+   *   nodes: [
+   *     { id: 'task:can', kind: 'task', status: 'open', authority: 'user', body: 'Fix the CAN frame parser' },
+   *     { id: 'claim:crc', kind: 'claim', status: 'open', body: 'The CRC is computed over the wrong bytes' },
+   *   ],
+   *   edges: [{ from: 'task:can', to: 'claim:crc', kind: 'requires' }],
+   * });
+   * console.log(receipt.tx, receipt.superseded);
+   * ```
    */
   commit(tx: Transaction): Promise<Receipt> {
     // Copied now: the commit runs after those queued before it, and what the caller does to its
@@ -127,6 +165,13 @@ export class Ledger {
   /**
    * The smallest evidence-closed working set that fits the budget, for the active task and
    * steering (or the given roots), with an explanation for every candidate.
+   *
+   * @example
+   * ```ts
+   * const ws = await ledger.materialize({ budget: { tokens: 4000 }, authority: ['user', 'agent', 'repo'] });
+   * const messages = ws.toMessages('openai');
+   * const leftOut = ws.explanation.filter((e) => !e.included);
+   * ```
    */
   materialize(request: MaterializeRequest): Promise<WorkingSet> {
     const { config, index, queue } = this.#core;
@@ -192,6 +237,13 @@ export class Ledger {
    * Temporal hybrid retrieval: support for a claim, an action or a question from exact, BM25,
    * vector and graph channels over what is valid at the epoch within the authority scopes — or
    * `abstain` with the missing evidence named.
+   *
+   * @example
+   * ```ts
+   * const r = await ledger.retrieve({ claims: ['claim:crc'], text: 'crc over frame bytes', budget: { records: 8 } });
+   * if (r.status === 'abstain') console.log(r.missing.map((m) => m.reason));
+   * else console.log(r.evidence.map((e) => e.id));
+   * ```
    */
   retrieve(query: RetrievalQuery): Promise<RetrievalResult> {
     const core = this.#core;
@@ -221,7 +273,14 @@ export class Ledger {
     });
   }
 
-  /** Every table as Arrow IPC streams plus a manifest, in one verifiable byte array. */
+  /**
+   * Every table as Arrow IPC streams plus a manifest, in one verifiable byte array.
+   * @example
+   * ```ts
+   * const bytes = await ledger.snapshot();
+   * const copy = await openLedger({ snapshot: bytes });
+   * ```
+   */
   snapshot(): Promise<Uint8Array> {
     const core = this.#core;
     return core.queue.run(() => writeSnapshot(core));
@@ -263,6 +322,12 @@ export class Ledger {
    * ledger of the process or isolate; it never shrinks), DuckDB's own accounting and its memory
    * limit. `null` where the build exposes none (the browser's worker build). In Workers this is
    * the one memory figure an isolate can read.
+   *
+   * @example
+   * ```ts
+   * const memory = await ledger.engineMemory();
+   * if (memory) console.log(memory);
+   * ```
    */
   engineMemory(): Promise<EngineStats | null> {
     const { config, queue } = this.#core;
@@ -270,6 +335,11 @@ export class Ledger {
   }
 
   /** Waits for the calls already made, then closes; calls made after it reject with
+   *
+   * @example
+   * ```ts
+   * await ledger.close();
+   * ```
    * LEDGER_CLOSED. Calling it again returns the same promise. */
   close(): Promise<void> {
     const { config, queue } = this.#core;

@@ -1,5 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { asLedgerError, LedgerError } from '../errors.js';
+import type { LedgerAssets } from '../runtime/assets.js';
 import type { Embedder } from '../text/hashed-embedder.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { HashTexts } from './content-hash.js';
@@ -7,7 +8,7 @@ import { type Ledger, restoreLedger } from './ledger.js';
 import { decodeSnapshot } from './snapshot/snapshot-format.js';
 import type { StorageAdapter } from './storage.js';
 
-/** Options every runtime's `openLedger` accepts. Runtime entries add their asset options. */
+/** Options every runtime's `openLedger` accepts. */
 export interface OpenLedgerOptions {
   /** Snapshot bytes (from `ledger.snapshot()`) to restore. */
   snapshot?: Uint8Array;
@@ -24,6 +25,12 @@ export interface OpenLedgerOptions {
    * opened with it sets it. Default 4 (2 in workerd); 0 keeps none.
    */
   keptPlans?: number;
+  /**
+   * The files the ledger loads (DuckDB's and tiktoken's wasm, …), for hosts with their own asset
+   * pipeline; each defaults to the installed package's. See `LedgerAssets` for what each runtime
+   * loads and in which forms.
+   */
+  assets?: LedgerAssets;
 }
 
 /** What a runtime entry supplies: how to start DuckDB and tiktoken there. */

@@ -69,8 +69,8 @@ describe('fromDocuments: named entities and document links', () => {
     // Without expansion P1 is no candidate at all, or one no lexical or graph signal found.
     const flat = await p1(0);
     const graph = await p1(2);
-    expect(flat?.reasons.some((x) => x.startsWith('bm25') || x.startsWith('graph')) ?? false).toBe(false);
-    expect(graph?.reasons.some((x) => x.startsWith('graph: 1 hop'))).toBe(true);
+    expect(flat?.signals.some((x) => x.startsWith('bm25') || x.startsWith('graph')) ?? false).toBe(false);
+    expect(graph?.signals.some((x) => x.startsWith('graph: 1 hop'))).toBe(true);
     expect(graph!.score).toBeGreaterThan(flat?.score ?? 0);
   });
 });
