@@ -29,6 +29,7 @@ export const ERROR_CATALOGUE = {
   ARCHIVE_REFUSED: 'The transaction cannot be archived',
   ASSET_UNAVAILABLE: 'A WebAssembly or data asset could not be loaded',
   STORAGE_FAILED: 'The storage adapter failed; the commit was not applied',
+  STORAGE_IN_USE: 'The storage object already belongs to another ledger',
   LEDGER_CLOSED: 'The ledger is closed',
   ENGINE_FAILED: 'The database engine failed',
   INTERNAL: 'An unexpected internal failure (a bug: please report it with details.cause)',
@@ -36,18 +37,22 @@ export const ERROR_CATALOGUE = {
   INVALID_QUERY: 'The SPARQL query is malformed, or asks for more than a read-only view can answer',
 } as const;
 
+/** A code of `ERROR_CATALOGUE`. */
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
+/** What a `LedgerError` says about the failure: `field` names the offending input where there is one. */
 export interface ErrorDetails {
   /** The offending field, as a path into the input (e.g. `nodes[2].range`). */
   field?: string;
   [key: string]: unknown;
 }
 
+/** The one error class of the public API: a `code` from `ERROR_CATALOGUE` and `details`. */
 export class LedgerError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
 
+  /** An error with `code`, `details` and the original error as `cause`. */
   constructor(code: ErrorCode, details: ErrorDetails = {}, cause?: unknown) {
     super(messageOf(code, details), cause === undefined ? undefined : { cause });
     this.name = 'LedgerError';
@@ -74,6 +79,7 @@ function messageOf(code: ErrorCode, details: ErrorDetails): string {
   return `${head}${where}${reason ? `: ${reason}` : ''}`;
 }
 
+/** Whether `e` is a `LedgerError` (with `code`, when given). */
 export const isLedgerError = (e: unknown, code?: ErrorCode): e is LedgerError =>
   e instanceof LedgerError && (code === undefined || e.code === code);
 

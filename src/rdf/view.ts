@@ -24,6 +24,7 @@ import {
   xsd,
 } from './vocabulary.js';
 
+/** Which view `rdfView`, `toRdf` and `sparql` read: the epoch, the authority scopes, whether to carry bodies, and how epochs map to times. */
 export interface RdfViewOptions {
   /** Task epoch the view is taken at; default the ledger's last epoch. */
   epoch?: number;

@@ -31,7 +31,7 @@ import { hashOfRange, prefixHashes, type RankTable } from './rank-table.js';
  * counts are equal, not estimated. (tiktoken itself later adopted the same heap for pieces of
  * 100 bytes or more.) A test compares this with tiktoken over random runs and mixed text.
  *
- * Memory: 28 bytes per byte of the piece while it runs (1 MB of UTF-8 → 28 MB, freed after).
+ * Memory: 28 bytes per byte of the piece while it runs (28 MB for 1 MB of UTF-8, freed after).
  */
 export function bpeTokenCount(table: RankTable, b: Uint8Array, start: number, end: number): number {
   const n = end - start;

@@ -23,8 +23,8 @@ const LONG_PIECE_BYTES = 512;
  * rests on the JS split agreeing with tiktoken's Rust regex; a test compares both over real and
  * random text.
  *
- * ASCII stretches are split by a hand-written scanner of the same pattern (ascii-split.ts, ~5×
- * cheaper than the regex) and looked up without allocating the piece; from the first piece whose
+ * ASCII stretches are split by a hand-written scanner of the same pattern (ascii-split.ts,
+ * several times cheaper than the regex) and looked up without allocating the piece; from the first piece whose
  * extent depends on a non-ASCII character on, the text is split by the regex. Before pieces,
  * ASCII text is cut into chunks at boundaries both patterns share (CUT_AFTER) and each chunk is
  * looked up whole: token counting of repeated text costs one probe per chunk (~2 pieces).

@@ -3,8 +3,10 @@ import { excerptText, refText } from './ref-text.js';
 import { toolIdMapper } from './tool-ids.js';
 import type { WorkingSetItem } from './types.js';
 
+/** Which provider's message shape `toMessages` renders. */
 export type MessageShape = 'openai' | 'anthropic';
 
+/** A Chat Completions message, as `toMessages('openai')` renders it. */
 export interface OpenAIMessage {
   role: 'user' | 'assistant' | 'tool';
   content: string | null;
@@ -12,11 +14,13 @@ export interface OpenAIMessage {
   tool_call_id?: string;
 }
 
+/** A Messages API content block: text, `tool_use` or `tool_result`. */
 export type AnthropicBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
 
+/** A Messages API turn, as `toMessages('anthropic')` renders it. */
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: AnthropicBlock[];

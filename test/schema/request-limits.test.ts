@@ -115,10 +115,10 @@ describe('every request dimension is bounded (LIMIT_EXCEEDED names the field and
       'epoch',
       'maxEpoch',
     ],
-    ['asOf over the epoch ceiling', () => ledger.asOf(LIMITS.maxEpoch + 1), 'epoch', 'maxEpoch'],
+    ['asOf over the epoch ceiling', () => ledger.asOf({ epoch: LIMITS.maxEpoch + 1 }), 'epoch', 'maxEpoch'],
     [
       'rerunCandidates with too many scopes',
-      () => ledger.rerunCandidates(1, { authority: many(LIMITS.maxAuthorityScopes + 1, 's') }),
+      () => ledger.rerunCandidates({ epoch: 1, authority: many(LIMITS.maxAuthorityScopes + 1, 's') }),
       'authority',
       'maxAuthorityScopes',
     ],
