@@ -120,8 +120,8 @@ export async function requestLimitsBench(n = 10_000, chain = 5_000): Promise<Ben
           scores: Object.fromEntries(ids(LIMITS.maxScores, 'res:').map((id, i) => [id, (i % 97) / 97])),
         }),
     ],
-    ['asOf the last epoch', () => ledger.asOf(epoch)],
-    ['rerunCandidates with every scope', () => ledger.rerunCandidates(epoch, { authority })],
+    ['asOf the last epoch', () => ledger.asOf({ epoch })],
+    ['rerunCandidates with every scope', () => ledger.rerunCandidates({ epoch, authority })],
   ];
   const rows: BenchRow[] = [
     {
