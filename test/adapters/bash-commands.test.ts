@@ -2,26 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { makeNormaliser } from '../../src/adapters/paths.js';
 import { recogniseShell } from '../../src/adapters/shell/bash-commands.js';
 import { outputLines } from '../../src/adapters/shell/view-pipeline.js';
-import type { Effect, FileKnowledge } from '../../src/adapters/types.js';
-
-/** In-memory knowledge: whole files by path. */
-function knowledge(files: Record<string, string> = {}): FileKnowledge {
-  const lines = (p: string): string[] | undefined => {
-    const c = files[p];
-    if (c === undefined) return undefined;
-    const ls = c.split('\n');
-    if (c.endsWith('\n')) ls.pop();
-    return ls;
-  };
-  return {
-    lineCount: (p) => lines(p)?.length,
-    knownLines: (p) => {
-      const ls = lines(p);
-      return ls ? new Map(ls.map((l, i) => [i + 1, l])) : undefined;
-    },
-    content: (p) => files[p],
-  };
-}
+import type { Effect } from '../../src/adapters/types.js';
+import { knowledge } from '../helpers/file-knowledge.js';
 
 const normalise = makeNormaliser(['/testbed']);
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toJsPattern } from '../../src/tokenizer/piece-cache.js';
@@ -6,7 +6,8 @@ import { directTokenCounter, tokenCounterFrom } from '../../src/tokenizer/tiktok
 import { loadNodeTiktoken } from '../../src/tokenizer/tiktoken-node.js';
 import { ENCODINGS } from '../../src/tokenizer/token-counter.js';
 
-/** Real text to compare on: this project's sources, and the shared evaluation data when present. */
+/** Real text to compare on: this project's sources (the shared data's prose is compared in
+ * test/eval-data/piece-cache-locomo.test.ts). */
 function corpus(): string[] {
   const texts: string[] = [];
   const walk = (dir: string) => {
@@ -18,8 +19,6 @@ function corpus(): string[] {
   };
   walk('src');
   walk('demo');
-  const locomo = '../shared/data/locomo/locomo-dev7.json';
-  if (existsSync(locomo)) texts.push(readFileSync(locomo, 'utf8').slice(0, 400_000));
   return texts;
 }
 

@@ -8,7 +8,8 @@ export default defineConfig({
   resolve: { alias: { 'context-ledger': fileURLToPath(new URL('./src/entries/node.ts', import.meta.url)) } },
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**'],
+    // Suites over ../shared/data run with `npm run eval:data-tests` (vitest.eval-data.config.ts).
+    exclude: ['test/bench/**', 'test/eval-data/**', 'node_modules/**'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,

@@ -1,24 +1,22 @@
 /**
- * Runs the adapters over the real trajectories in ../shared/data (absent from user clones, so the
- * suite skips there) and prints the aggregate recognition stats.
+ * Runs the adapters over the real trajectories of the shared data (`npm run eval:data-tests`) and
+ * prints the aggregate recognition stats.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { goldLines } from '../../scripts/eval/gold-lines.js';
 import { fromMiniSweAgent, fromSweAgent } from '../../src/adapters/index.js';
 import type { AdaptedTrace } from '../../src/adapters/types.js';
-import { checkTrace, nodesOf } from './trace-check.js';
+import { checkTrace, nodesOf } from '../adapters/trace-check.js';
+import { dataPath } from './data-path.js';
 
-const data = fileURLToPath(new URL('../../../shared/data/trajectories/', import.meta.url));
-const miniDir = `${data}mini-swe-agent-gemini3pro/`;
-const sweDir = `${data}swe-agent-demos/`;
-const missing = !existsSync(miniDir);
+const miniDir = `${dataPath('trajectories/mini-swe-agent-gemini3pro')}/`;
+const sweDir = `${dataPath('trajectories/swe-agent-demos')}/`;
 
 /** Files the SWE-bench harness edits before the agent starts (their "base" differs from git's). */
 const HARNESS_EDITED = new Set(['tox.ini', 'setup.py', 'pyproject.toml']);
 
-describe.skipIf(missing)('shared trajectories', () => {
+describe('shared trajectories', () => {
   it('fromMiniSweAgent handles all 100 mini-swe-agent trajectories', () => {
     const files = readdirSync(miniDir)
       .filter((f) => f.endsWith('.traj.json'))
