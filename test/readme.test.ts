@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -46,8 +45,8 @@ describe('README', () => {
 
 /**
  * Every `ts` block of the README and `docs/`, run from source as its own Node program (tsx, with
- * `context-ledger` and its subpaths mapped to `src/`) in a fresh folder holding the transcripts the
- * examples read. The package test runs the same programs against the packed package.
+ * `context-ledger` and its subpaths mapped to `src/`) in a fresh folder under `.scratch/` holding
+ * the transcripts the examples read. The package test runs the same programs against the packed package.
  */
 describe('the examples of the README and docs/, run from source', () => {
   const blocks = allDocBlocks(ROOT);
@@ -55,7 +54,10 @@ describe('the examples of the README and docs/, run from source', () => {
   let dir: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'ledger-doc-examples-'));
+    // Inside the repository (.scratch/ is ignored), so the examples resolve the installed
+    // packages (`@duckdb/duckdb-wasm`, the optional peers) as a user's project does.
+    await mkdir(join(ROOT, '.scratch'), { recursive: true });
+    dir = await mkdtemp(join(ROOT, '.scratch', 'doc-examples-'));
     await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     await writeFile(
       join(dir, 'tsconfig.json'),
