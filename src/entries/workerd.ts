@@ -6,7 +6,7 @@
  *
  * The package ships this entry pre-bundled (`dist/workerd/index.js`, built by
  * scripts/bundle-workerd.mjs at `npm run build`): DuckDB's browser-blocking build, which
- * duckdb-wasm leaves out of its `exports`, is inlined, and the three `.wasm` imports below stay
+ * duckdb-wasm leaves out of its `exports`, is inlined, and the four `.wasm` imports below stay
  * imports, so wrangler's default rules compile them at upload. A Worker needs no alias, no
  * module rule and no options.
  */
@@ -14,6 +14,7 @@
 import defaultDuckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
 import defaultTiktokenModule from 'tiktoken/lite/tiktoken_bg.wasm';
 import defaultTrampolineModule from '../../wasm/trampolines/trampolines.wasm';
+import defaultVectorKernelModule from '../../wasm/vector-kernel/cosine-top.wasm';
 import { openWorkerdEngine } from '../engine/open-workerd.js';
 import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -45,8 +46,8 @@ export interface WorkerdLedgerOptions extends OpenLedgerOptions, Partial<Workerd
 /**
  * Opens a ledger: in memory by default; `snapshot` restores; `storage` (e.g.
  * `durableObjectStorage(ctx.storage)`) makes it durable. The wasm modules default to the ones this
- * entry imports; a host with its own pipeline passes `duckdbModule`, `trampolineModule` and
- * `tiktokenModule`. A wrong module fails at once with ASSET_UNAVAILABLE naming the option.
+ * entry imports; a host with its own pipeline passes `duckdbModule`, `trampolineModule`,
+ * `tiktokenModule` and `vectorKernelModule`. A wrong module fails at once with ASSET_UNAVAILABLE naming the option.
  */
 export async function openLedger(options: WorkerdLedgerOptions = {}): Promise<Ledger> {
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
@@ -54,14 +55,16 @@ export async function openLedger(options: WorkerdLedgerOptions = {}): Promise<Le
     duckdbModule = defaultDuckdbModule,
     trampolineModule = defaultTrampolineModule,
     tiktokenModule = defaultTiktokenModule,
+    vectorKernelModule = defaultVectorKernelModule,
     ranks,
     ...common
   } = options;
-  checkWorkerdModules({ duckdbModule, trampolineModule, tiktokenModule });
+  checkWorkerdModules({ duckdbModule, trampolineModule, tiktokenModule, vectorKernelModule });
   return openLedgerWith(
     {
       openEngine: () => openWorkerdEngine({ duckdbModule, trampolineModule }),
       tokenCounter: (encoding) => createWorkerdTokenCounter(tiktokenModule, encoding, ranks),
+      vectorKernel: vectorKernelModule,
     },
     common,
   );

@@ -14,6 +14,12 @@ export interface LedgerSetup {
   hashTexts?: HashTexts;
   /** The vector channel's embedder; the built-in hashed-trigram stand-in by default. */
   embedder?: Embedder;
+  /**
+   * The vector channel's SIMD kernel (wasm/vector-kernel/cosine-top.wasm, compiled); by default
+   * compiled from the bytes bundled with the library where the runtime allows; `null` scores in
+   * JS. Both give the same scores bit for bit.
+   */
+  vectorKernel?: WebAssembly.Module | null;
 }
 
 /** The setup with every default filled in, resolved once: the modules never re-check options. */
@@ -23,6 +29,8 @@ export interface LedgerConfig {
   readonly storage: StorageAdapter | null;
   readonly hashTexts: HashTexts;
   readonly embedder: Embedder;
+  /** Undefined: the bundled kernel, compiled where the runtime allows (the facade resolves it). */
+  readonly vectorKernel: WebAssembly.Module | null | undefined;
 }
 
 export function expandLedgerConfig(setup: LedgerSetup): LedgerConfig {
@@ -32,5 +40,6 @@ export function expandLedgerConfig(setup: LedgerSetup): LedgerConfig {
     storage: setup.storage ?? null,
     hashTexts: setup.hashTexts ?? webCryptoHashTexts,
     embedder: setup.embedder ?? hashedTrigramEmbedder(),
+    vectorKernel: setup.vectorKernel,
   });
 }

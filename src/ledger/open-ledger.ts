@@ -32,6 +32,11 @@ export interface RuntimeBindings {
   tokenCounter(encoding: Encoding): Promise<TokenCounter>;
   /** Body hashing; WebCrypto when the runtime has nothing faster. */
   hashTexts?: HashTexts;
+  /**
+   * The vector channel's SIMD kernel, compiled, where the runtime cannot compile the bundled
+   * bytes (Workers); `null` scores in JS. Default: the bundled bytes, compiled where allowed.
+   */
+  vectorKernel?: WebAssembly.Module | null;
 }
 
 /**
@@ -87,6 +92,7 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
         storage,
         hashTexts: runtime.hashTexts,
         embedder: options.embedder,
+        vectorKernel: runtime.vectorKernel,
       },
       decoded,
       log,

@@ -27,13 +27,19 @@ export class BodyVectors {
     private readonly engine: Engine,
     readonly embedder: Embedder,
     private readonly bodiesEnd: () => number,
+    kernel: WebAssembly.Module | null,
   ) {
-    this.rows = createVectorRows(embedder.dimensions);
+    this.rows = createVectorRows(embedder.dimensions, kernel);
   }
 
   /** Starts empty: the vectors are derived, so building them from key 0 is always right. */
-  static async create(engine: Engine, embedder: Embedder, bodiesEnd: () => number): Promise<BodyVectors> {
-    return new BodyVectors(engine, embedder, bodiesEnd);
+  static async create(
+    engine: Engine,
+    embedder: Embedder,
+    bodiesEnd: () => number,
+    kernel: WebAssembly.Module | null,
+  ): Promise<BodyVectors> {
+    return new BodyVectors(engine, embedder, bodiesEnd, kernel);
   }
 
   /** Embeds every body written since the last call. */

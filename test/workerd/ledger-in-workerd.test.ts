@@ -82,6 +82,7 @@ describe('the built Workers bundle in workerd', () => {
     { name: 'duckdb as trampolines', field: 'trampolineModule' },
     { name: 'trampolines as tiktoken', field: 'tiktokenModule' },
     { name: 'duckdb null', field: 'duckdbModule' },
+    { name: 'trampolines as vector kernel', field: 'vectorKernelModule' },
     { name: 'wasm bytes, not a module', field: 'tiktokenModule' },
   ])(
     'refuses $name with ASSET_UNAVAILABLE naming $field, within seconds',

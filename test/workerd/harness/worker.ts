@@ -10,13 +10,14 @@
 
 import duckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
 import { type DurableObjectKvStorage, type OpenLedgerOptions, openLedger } from 'context-ledger';
+import vectorKernelModule from 'context-ledger/wasm/cosine-top.wasm';
 import trampolineModule from 'context-ledger/wasm/trampolines.wasm';
 import tiktokenModule from 'tiktoken/lite/tiktoken_bg.wasm';
 import { RMDX_SESSION } from '../../../demo/traces/rmdx-can-session.js';
 import exampleWorker, { LedgerSession, type SessionEnv, type SessionState } from '../../../demo/worker/worker.js';
 import { type OpenLedger, runConformance } from '../../conformance/cases.js';
 
-const MODULES = { duckdbModule, trampolineModule, tiktokenModule };
+const MODULES = { duckdbModule, trampolineModule, tiktokenModule, vectorKernelModule };
 
 const FAIL_PUTS_HEADER = 'x-fail-puts';
 
@@ -26,6 +27,7 @@ const WRONG_MODULES: Record<string, Record<string, unknown>> = {
   'duckdb as trampolines': { ...MODULES, trampolineModule: duckdbModule },
   'trampolines as tiktoken': { ...MODULES, tiktokenModule: trampolineModule },
   'duckdb null': { ...MODULES, duckdbModule: null },
+  'trampolines as vector kernel': { ...MODULES, vectorKernelModule: trampolineModule },
   'wasm bytes, not a module': { ...MODULES, tiktokenModule: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) },
 };
 
