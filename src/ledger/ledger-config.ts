@@ -20,6 +20,8 @@ export interface LedgerSetup {
    * JS. Both give the same scores bit for bit.
    */
   vectorKernel?: WebAssembly.Module | null;
+  /** How body vectors are stored and scored; exact `float32` by default. */
+  vectorPrecision?: 'float32' | 'int8';
 }
 
 /** The setup with every default filled in, resolved once: the modules never re-check options. */
@@ -31,6 +33,7 @@ export interface LedgerConfig {
   readonly embedder: Embedder;
   /** Undefined: the bundled kernel, compiled where the runtime allows (the facade resolves it). */
   readonly vectorKernel: WebAssembly.Module | null | undefined;
+  readonly vectorPrecision: 'float32' | 'int8';
 }
 
 export function expandLedgerConfig(setup: LedgerSetup): LedgerConfig {
@@ -41,5 +44,6 @@ export function expandLedgerConfig(setup: LedgerSetup): LedgerConfig {
     hashTexts: setup.hashTexts ?? webCryptoHashTexts,
     embedder: setup.embedder ?? hashedTrigramEmbedder(),
     vectorKernel: setup.vectorKernel,
+    vectorPrecision: setup.vectorPrecision ?? 'float32',
   });
 }

@@ -185,6 +185,7 @@ export class Ledger {
               config.embedder,
               () => index.nextBkey,
               config.vectorKernel === undefined ? bundledCosineKernel() : config.vectorKernel,
+              config.vectorPrecision,
             );
             await retrieval.vectors.catchUp();
             return retrieval.vectors;

@@ -24,6 +24,13 @@ export interface OpenLedgerOptions {
    * opened with it sets it. Default 4 (2 in workerd); 0 keeps none.
    */
   keptPlans?: number;
+  /**
+   * How the vector channel stores and scores body vectors: `'float32'` (default) keeps them
+   * exact, with scores bit for bit DuckDB's `array_cosine_similarity`; `'int8'` keeps each as 8-bit
+   * integers with a scale, a quarter of the memory and of the bytes each query scans, for
+   * approximate scores (the ranking can differ: see docs/benchmarks/vector-and-ingest.md).
+   */
+  vectorPrecision?: 'float32' | 'int8';
 }
 
 /** What a runtime entry supplies: how to start DuckDB and tiktoken there. */
@@ -64,6 +71,14 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
   if (keptPlans !== undefined && !(Number.isInteger(keptPlans) && keptPlans >= 0)) {
     throw new LedgerError('INVALID_OPTION', { field: 'keptPlans', value: keptPlans, reason: 'a whole number ≥ 0' });
   }
+  const { vectorPrecision } = options;
+  if (vectorPrecision !== undefined && vectorPrecision !== 'float32' && vectorPrecision !== 'int8') {
+    throw new LedgerError('INVALID_OPTION', {
+      field: 'vectorPrecision',
+      value: vectorPrecision,
+      reason: "'float32' or 'int8'",
+    });
+  }
   const storage = options.storage ?? null;
   let snapshot = options.snapshot ?? null;
   let log: Uint8Array[] = [];
@@ -93,6 +108,7 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
         hashTexts: runtime.hashTexts,
         embedder: options.embedder,
         vectorKernel: runtime.vectorKernel,
+        vectorPrecision,
       },
       decoded,
       log,
