@@ -11,7 +11,7 @@
  * the build itself. Every other module of dist/ stays an import of the shipped file, so a Worker
  * that also imports `context-ledger/rdf` or `context-ledger/adapters` gets one copy of each
  * module — one `LedgerError` class, so `instanceof` holds whichever entry threw. Packages
- * (apache-arrow and tiktoken, one copy with the host's), tiktoken's ranks JSON and the three
+ * (apache-arrow and tiktoken, one copy with the host's), tiktoken's ranks JSON and the four
  * `.wasm` files stay imports the Worker's bundler resolves; wrangler's default rules compile the
  * `.wasm` ones at upload.
  */

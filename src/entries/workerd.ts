@@ -6,7 +6,7 @@
  *
  * The package ships this entry pre-bundled (`dist/workerd/index.js`, built by
  * scripts/bundle-workerd.mjs at `npm run build`): DuckDB's browser-blocking build, which
- * duckdb-wasm leaves out of its `exports`, is inlined, and the three `.wasm` imports below stay
+ * duckdb-wasm leaves out of its `exports`, is inlined, and the four `.wasm` imports below stay
  * imports, so wrangler's default rules compile them at upload. A Worker needs no alias, no
  * module rule and no options.
  */
@@ -14,6 +14,7 @@
 import defaultDuckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
 import defaultTiktokenModule from 'tiktoken/lite/tiktoken_bg.wasm';
 import defaultTrampolineModule from '../../wasm/trampolines/trampolines.wasm';
+import defaultVectorKernelModule from '../../wasm/vector-kernel/cosine-top.wasm';
 import { openWorkerdEngine } from '../engine/open-workerd.js';
 import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -36,7 +37,7 @@ export type { EncodingRanks } from '../tokenizer/token-counter.js';
 
 /**
  * Options of the Workers entry's `openLedger`: the common ones; `assets` may hold `duckdbWasm`,
- * `trampolines` and `tiktokenWasm` (compiled modules) and `ranks` (only o200k_base's are
+ * `trampolines`, `tiktokenWasm` and `vectorKernel` (compiled modules) and `ranks` (only o200k_base's are
  * bundled: pass them for cl100k_base, parsed or as bytes).
  */
 export interface WorkerdLedgerOptions extends OpenLedgerOptions {}
@@ -44,24 +45,26 @@ export interface WorkerdLedgerOptions extends OpenLedgerOptions {}
 /**
  * Opens a ledger: in memory by default; `snapshot` restores; `storage` (e.g.
  * `durableObjectStorage(ctx.storage)`) makes it durable. The wasm modules default to the ones this
- * entry imports; a host with its own pipeline passes `duckdbModule`, `trampolineModule` and
- * `tiktokenModule`. A wrong module fails at once with ASSET_UNAVAILABLE naming the option.
+ * entry imports; a host with its own pipeline passes `duckdbModule`, `trampolineModule`,
+ * `tiktokenModule` and `vectorKernelModule`. A wrong module fails at once with ASSET_UNAVAILABLE naming the option.
  */
 export async function openLedger(options: WorkerdLedgerOptions = {}): Promise<Ledger> {
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
   const { assets, ...common } = options;
-  const given = checkAssets(assets, ['duckdbWasm', 'trampolines', 'tiktokenWasm', 'ranks'], 'Workers');
+  const given = checkAssets(assets, ['duckdbWasm', 'trampolines', 'tiktokenWasm', 'ranks', 'vectorKernel'], 'Workers');
   // Only an absent asset takes the default: null or a wrong value is named by the check below.
   const or = (value: unknown, fallback: WebAssembly.Module) => (value === undefined ? fallback : value);
   const duckdbModule = or(given.duckdbWasm, defaultDuckdbModule) as WebAssembly.Module;
   const trampolineModule = or(given.trampolines, defaultTrampolineModule) as WebAssembly.Module;
   const tiktokenModule = or(given.tiktokenWasm, defaultTiktokenModule) as WebAssembly.Module;
-  checkWorkerdModules({ duckdbModule, trampolineModule, tiktokenModule });
+  const vectorKernelModule = or(given.vectorKernel, defaultVectorKernelModule) as WebAssembly.Module;
+  checkWorkerdModules({ duckdbModule, trampolineModule, tiktokenModule, vectorKernelModule });
   const ranks = workerdRanks(given.ranks);
   return openLedgerWith(
     {
       openEngine: () => openWorkerdEngine({ duckdbModule, trampolineModule }),
       tokenCounter: (encoding) => createWorkerdTokenCounter(tiktokenModule, encoding, ranks),
+      vectorKernel: vectorKernelModule,
     },
     common,
   );

@@ -14,6 +14,14 @@ export interface LedgerSetup {
   hashTexts?: HashTexts;
   /** The vector channel's embedder; the built-in hashed-trigram stand-in by default. */
   embedder?: Embedder;
+  /**
+   * The vector channel's SIMD kernel (wasm/vector-kernel/cosine-top.wasm, compiled); by default
+   * compiled from the bytes bundled with the library where the runtime allows; `null` scores in
+   * JS. Both give the same scores bit for bit.
+   */
+  vectorKernel?: WebAssembly.Module | null;
+  /** How body vectors are stored and scored; exact `float32` by default. */
+  vectorPrecision?: 'float32' | 'int8';
 }
 
 /** The setup with every default filled in, resolved once: the modules never re-check options. */
@@ -23,6 +31,9 @@ export interface LedgerConfig {
   readonly storage: StorageAdapter | null;
   readonly hashTexts: HashTexts;
   readonly embedder: Embedder;
+  /** Undefined: the bundled kernel, compiled where the runtime allows (the facade resolves it). */
+  readonly vectorKernel: WebAssembly.Module | null | undefined;
+  readonly vectorPrecision: 'float32' | 'int8';
 }
 
 export function expandLedgerConfig(setup: LedgerSetup): LedgerConfig {
@@ -32,5 +43,7 @@ export function expandLedgerConfig(setup: LedgerSetup): LedgerConfig {
     storage: setup.storage ?? null,
     hashTexts: setup.hashTexts ?? webCryptoHashTexts,
     embedder: setup.embedder ?? hashedTrigramEmbedder(),
+    vectorKernel: setup.vectorKernel,
+    vectorPrecision: setup.vectorPrecision ?? 'float32',
   });
 }

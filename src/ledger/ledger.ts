@@ -1,6 +1,7 @@
 import type { Engine, EngineStats } from '../engine/engine.js';
 import { asLedgerError, LedgerError } from '../errors.js';
 import { BodyVectors } from '../retrieval/body-vectors.js';
+import { bundledCosineKernel } from '../retrieval/cosine-kernel.js';
 import type { RetrievalQuery } from '../retrieval/query.js';
 import { RetrievalIndex } from '../retrieval/retrieval-index.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
@@ -262,7 +263,13 @@ export class Ledger {
             return retrieval.index;
           },
           vectors: async () => {
-            retrieval.vectors ??= await BodyVectors.create(config.engine, config.embedder, () => index.nextBkey);
+            retrieval.vectors ??= await BodyVectors.create(
+              config.engine,
+              config.embedder,
+              () => index.nextBkey,
+              config.vectorKernel === undefined ? bundledCosineKernel() : config.vectorKernel,
+              config.vectorPrecision,
+            );
             await retrieval.vectors.catchUp();
             return retrieval.vectors;
           },

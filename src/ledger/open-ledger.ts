@@ -31,6 +31,13 @@ export interface OpenLedgerOptions {
    * loads and in which forms.
    */
   assets?: LedgerAssets;
+  /**
+   * How the vector channel stores and scores body vectors: `'float32'` (default) keeps them
+   * exact, with scores bit for bit DuckDB's `array_cosine_similarity`; `'int8'` keeps each as 8-bit
+   * integers with a scale, a quarter of the memory and of the bytes each query scans, for
+   * approximate scores (the ranking can differ: see docs/benchmarks/vector-and-ingest.md).
+   */
+  vectorPrecision?: 'float32' | 'int8';
 }
 
 /** What a runtime entry supplies: how to start DuckDB and tiktoken there. */
@@ -39,6 +46,11 @@ export interface RuntimeBindings {
   tokenCounter(encoding: Encoding): Promise<TokenCounter>;
   /** Body hashing; WebCrypto when the runtime has nothing faster. */
   hashTexts?: HashTexts;
+  /**
+   * The vector channel's SIMD kernel, compiled, where the runtime cannot compile the bundled
+   * bytes (Workers); `null` scores in JS. Default: the bundled bytes, compiled where allowed.
+   */
+  vectorKernel?: WebAssembly.Module | null;
 }
 
 /**
@@ -72,6 +84,14 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
   if (keptPlans !== undefined && !(Number.isInteger(keptPlans) && keptPlans >= 0)) {
     throw new LedgerError('INVALID_OPTION', { field: 'keptPlans', value: keptPlans, reason: 'a whole number ≥ 0' });
   }
+  const { vectorPrecision } = options;
+  if (vectorPrecision !== undefined && vectorPrecision !== 'float32' && vectorPrecision !== 'int8') {
+    throw new LedgerError('INVALID_OPTION', {
+      field: 'vectorPrecision',
+      value: vectorPrecision,
+      reason: "'float32' or 'int8'",
+    });
+  }
   const storage = options.storage ?? null;
   const snapshot = options.snapshot ?? null;
   if (storage) {
@@ -101,7 +121,7 @@ async function openBound(
   storage: StorageAdapter | null,
   given: Uint8Array | null,
 ): Promise<Ledger> {
-  const { keptPlans } = options;
+  const { keptPlans, vectorPrecision } = options;
   let snapshot = given;
   let log: Uint8Array[] = [];
   if (storage) {
@@ -127,6 +147,8 @@ async function openBound(
         storage,
         hashTexts: runtime.hashTexts,
         embedder: options.embedder,
+        vectorKernel: runtime.vectorKernel,
+        vectorPrecision,
       },
       decoded,
       log,

@@ -3,6 +3,10 @@ import { rowsOf } from '../engine/rows.js';
 import { bodiesFromSql } from '../sql/retrieval-sql.js';
 import type { Embedder } from '../text/hashed-embedder.js';
 import { cosineTop, createVectorRows, setVectorRow, type VectorRows } from './cosine-top.js';
+import { createInt8Rows, type Int8Rows, int8Top, setInt8Row } from './int8-rows.js';
+
+/** How body vectors are stored and scored: exact float32 (the default) or 8-bit (int8-rows.ts). */
+export type VectorPrecision = 'float32' | 'int8';
 
 /**
  * Body vectors for the vector channel, keyed by body, in memory (float32 chunks, see
@@ -19,19 +23,29 @@ import { cosineTop, createVectorRows, setVectorRow, type VectorRows } from './co
  */
 export class BodyVectors {
   private upTo = 0;
-  private readonly rows: VectorRows;
+  private readonly rows: VectorRows | null = null;
+  private readonly int8: Int8Rows | null = null;
 
   private constructor(
     private readonly engine: Engine,
     readonly embedder: Embedder,
     private readonly bodiesEnd: () => number,
+    kernel: WebAssembly.Module | null,
+    precision: VectorPrecision,
   ) {
-    this.rows = createVectorRows(embedder.dimensions);
+    if (precision === 'int8') this.int8 = createInt8Rows(embedder.dimensions, kernel);
+    else this.rows = createVectorRows(embedder.dimensions, kernel);
   }
 
   /** Starts empty: the vectors are derived, so building them from key 0 is always right. */
-  static async create(engine: Engine, embedder: Embedder, bodiesEnd: () => number): Promise<BodyVectors> {
-    return new BodyVectors(engine, embedder, bodiesEnd);
+  static async create(
+    engine: Engine,
+    embedder: Embedder,
+    bodiesEnd: () => number,
+    kernel: WebAssembly.Module | null,
+    precision: VectorPrecision = 'float32',
+  ): Promise<BodyVectors> {
+    return new BodyVectors(engine, embedder, bodiesEnd, kernel, precision);
   }
 
   /** Embeds every body written since the last call. */
@@ -49,11 +63,14 @@ export class BodyVectors {
 
   /** The `k` visible bodies (`visible[bkey] > 0`) most similar to `query`, positive scores only. */
   top(query: Float32Array, k: number, visible: Int32Array): Array<{ bkey: number; score: number }> {
-    return cosineTop(this.rows, query, k, visible);
+    return this.int8 ? int8Top(this.int8, query, k, visible) : cosineTop(this.rows!, query, k, visible);
   }
 
   private async insert(rows: ReadonlyArray<{ bkey: number; text: string }>): Promise<void> {
     const vectors = await this.embedder.embed(rows.map((r) => r.text));
-    for (let i = 0; i < rows.length; i++) setVectorRow(this.rows, rows[i]!.bkey, vectors[i]!);
+    for (let i = 0; i < rows.length; i++) {
+      if (this.int8) setInt8Row(this.int8, rows[i]!.bkey, vectors[i]!);
+      else setVectorRow(this.rows!, rows[i]!.bkey, vectors[i]!);
+    }
   }
 }

@@ -8,7 +8,7 @@ import { LedgerError } from '../errors.js';
 export type AssetSource = WebAssembly.Module | URL | string | Uint8Array;
 
 /** A field of `LedgerAssets`. */
-export type AssetName = 'duckdbWasm' | 'duckdbWorker' | 'tiktokenWasm' | 'ranks' | 'trampolines';
+export type AssetName = 'duckdbWasm' | 'duckdbWorker' | 'tiktokenWasm' | 'ranks' | 'trampolines' | 'vectorKernel';
 
 /**
  * The files a ledger loads at `openLedger`, for hosts with their own asset pipeline; each
@@ -22,6 +22,7 @@ export type AssetName = 'duckdbWasm' | 'duckdbWorker' | 'tiktokenWasm' | 'ranks'
  * | `tiktokenWasm` (`tiktoken/lite/tiktoken_bg.wasm`) | – | Module | URL or bytes |
  * | `ranks` (`tiktoken/encoders/<encoding>.json`) | – | bytes or the parsed JSON | URL or bytes |
  * | `trampolines` (`context-ledger/wasm/trampolines.wasm`) | – | Module | – |
+ * | `vectorKernel` (`context-ledger/wasm/cosine-top.wasm`) | – (bundled bytes) | Module | – (bundled bytes) |
  *
  * Workers cannot compile WebAssembly at run time, hence modules there (the bundler's compiled
  * `.wasm` imports). Only `o200k_base`'s ranks are bundled: pass `ranks` for another encoding.
@@ -37,9 +38,18 @@ export interface LedgerAssets {
   ranks?: AssetSource | { pat_str: string; special_tokens: Record<string, number>; bpe_ranks: string };
   /** The Workers trampoline module (Workers only). */
   trampolines?: AssetSource;
+  /** The vector channel's SIMD kernel (Workers only; elsewhere the bundled bytes are compiled). */
+  vectorKernel?: AssetSource;
 }
 
-const NAMES: readonly AssetName[] = ['duckdbWasm', 'duckdbWorker', 'tiktokenWasm', 'ranks', 'trampolines'];
+const NAMES: readonly AssetName[] = [
+  'duckdbWasm',
+  'duckdbWorker',
+  'tiktokenWasm',
+  'ranks',
+  'trampolines',
+  'vectorKernel',
+];
 
 /** The option's path as errors name it: `assets.duckdbWasm`. */
 export const assetField = (name: AssetName): string => `assets.${name}`;

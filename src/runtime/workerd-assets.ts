@@ -8,6 +8,8 @@ export interface WorkerdWasmModules {
   trampolineModule: WebAssembly.Module;
   /** `tiktoken/lite/tiktoken_bg.wasm`. */
   tiktokenModule: WebAssembly.Module;
+  /** `context-ledger/wasm/cosine-top.wasm`: the vector channel's SIMD kernel. */
+  vectorKernelModule: WebAssembly.Module;
 }
 
 type Field = keyof WorkerdWasmModules;
@@ -17,12 +19,14 @@ const OPTION: Readonly<Record<Field, string>> = {
   duckdbModule: 'assets.duckdbWasm',
   trampolineModule: 'assets.trampolines',
   tiktokenModule: 'assets.tiktokenWasm',
+  vectorKernelModule: 'assets.vectorKernel',
 };
 
 const ASSET: Readonly<Record<Field, string>> = {
   duckdbModule: '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm',
   trampolineModule: 'context-ledger/wasm/trampolines.wasm',
   tiktokenModule: 'tiktoken/lite/tiktoken_bg.wasm',
+  vectorKernelModule: 'context-ledger/wasm/cosine-top.wasm',
 };
 
 /**
@@ -60,6 +64,12 @@ const MISMATCH: Readonly<Record<Field, (module: WebAssembly.Module) => string | 
     return exported.has('tiktoken_new') && exported.has('tiktoken_encode_ordinary')
       ? null
       : 'it lacks the encoder functions of the lite build';
+  },
+  vectorKernelModule(module) {
+    const imports = WebAssembly.Module.imports(module);
+    if (imports.length !== 1 || imports[0]!.kind !== 'memory') return 'it does not import one memory';
+    const exported = WebAssembly.Module.exports(module).map((e) => e.name);
+    return exported.includes('scores_f32') ? null : 'it lacks the cosine kernel (scores_f32)';
   },
 };
 

@@ -12,7 +12,9 @@
  * - bare DuckDB closure: the working set's closure statement alone, prepared (walk, group
  *   completion and node rows; no neighbourhood parts, tiers, packing or explanation);
  * - in-memory JS BFS: the same bounded closure over adjacency lists built once;
- * - Orama: BM25 (and hybrid) search over the same bodies in `@orama/orama`.
+ * - Orama: BM25 (and hybrid) search over the same bodies in `@orama/orama`;
+ * - memory bandwidth for the vector scan: a plain `Float32Array` sum over as many bytes as the
+ *   vector channel scans (every body's float32 vector), the least any exact scan must read.
  */
 import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
@@ -208,4 +210,35 @@ export function bfs(adj: ReadonlyMap<number, number[]>, roots: number[], hops: n
     frontier = next;
   }
   return [...seen].slice(0, max);
+}
+
+/**
+ * Ms to sum `floats` float32 values in a plain loop (p50 of `runs`): the memory-bandwidth floor
+ * of an exact vector scan over that many floats. Four accumulators, so the loop waits on memory
+ * rather than on one chain of dependent adds. The array is filled first (untouched pages would
+ * read as zero pages, faster than memory).
+ */
+export function floatSumMs(floats: number, runs = 9): number {
+  const data = new Float32Array(floats).fill(0.5);
+  const times: number[] = [];
+  let sink = 0;
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    let d = 0;
+    let i = 0;
+    for (; i + 4 <= data.length; i += 4) {
+      a += data[i]!;
+      b += data[i + 1]!;
+      c += data[i + 2]!;
+      d += data[i + 3]!;
+    }
+    for (; i < data.length; i++) a += data[i]!;
+    sink += a + b + c + d;
+    times.push(performance.now() - start);
+  }
+  if (sink !== floats * 0.5 * runs) throw new Error('the floor loop did not sum every float');
+  return times.sort((x, y) => x - y)[Math.floor(times.length / 2)]!;
 }

@@ -24,6 +24,9 @@ export interface ConformanceResult {
   text: { live: unknown; restored: unknown; exact: boolean; rejected: string[] };
 }
 
+/** A fixed query vector of the default embedder's 256 dimensions. */
+const QUERY_VECTOR = Array.from({ length: 256 }, (_, i) => Math.sin(i * 0.7) / 8);
+
 export async function runConformance(
   openLedger: OpenLedger,
   session: readonly Transaction[],
@@ -55,6 +58,9 @@ export async function runConformance(
       exact: await ledger.retrieve({ artifacts: [{ path: 'tests/test_status.py', range: [25, 40] }] }),
       abstain: await ledger.retrieve({ text: 'firmware update over bluetooth' }),
       scoped: await ledger.retrieve({ text: 'reply identifier', authority: ['user', 'agent'] }),
+      // The vector channel alone: its scores come from the runtime's SIMD kernel (or JS scan),
+      // and must be the same bits in every runtime.
+      vector: await ledger.retrieve({ vector: QUERY_VECTOR, channels: ['vector'] }),
     };
     const rerun = await ledger.rerunCandidates({ epoch: 9 });
     const bytes = await ledger.snapshot();

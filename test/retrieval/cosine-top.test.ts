@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { rowsOf } from '../../src/engine/rows.js';
-import { CHUNK_ROWS, cosineTop, createVectorRows, setVectorRow } from '../../src/retrieval/cosine-top.js';
+import { bundledCosineKernel } from '../../src/retrieval/cosine-kernel.js';
+import { cosineTop, createVectorRows, GROUP_ROWS, setVectorRow } from '../../src/retrieval/cosine-top.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
 /**
@@ -17,13 +18,24 @@ beforeAll(async () => {
 afterAll(() => pool.close());
 
 const d = 24;
-const n = CHUNK_ROWS + 300; // two chunks, the second partly filled
+const n = 80 * GROUP_ROWS + 7; // the last group partly filled
 
-function rowsFor(vectors: Float32Array[]) {
-  const rows = createVectorRows(d);
+const kernel = bundledCosineKernel();
+/** Both scans: the wasm SIMD kernel and the JS fallback where SIMD is missing. */
+const SCANS = [
+  ['the SIMD kernel', kernel],
+  ['the JS scan', null],
+] as const;
+
+function rowsFor(vectors: Float32Array[], module: WebAssembly.Module | null) {
+  const rows = createVectorRows(d, module);
   for (let bkey = 0; bkey < vectors.length; bkey++) setVectorRow(rows, bkey, vectors[bkey]!);
   return rows;
 }
+
+it('compiles the SIMD kernel in Node (a null here would leave only the JS scan tested)', () => {
+  expect(kernel).toBeInstanceOf(WebAssembly.Module);
+});
 
 /** The query as the vector channel reads it (7 significant digits, as its statement wrote it). */
 const queryLiteral = (v: Float32Array) => `'[${Array.from(v, (x) => x.toPrecision(7)).join(',')}]'::FLOAT[${d}]`;
@@ -32,7 +44,7 @@ const queryLiteral = (v: Float32Array) => `'[${Array.from(v, (x) => x.toPrecisio
 const literal = (v: Float32Array) =>
   `'[${Array.from(v, (x) => (Number.isNaN(x) ? 'nan' : Number.isFinite(x) ? x.toPrecision(9) : x > 0 ? 'inf' : '-inf')).join(',')}]'::FLOAT[${d}]`;
 
-describe('cosineTop', () => {
+describe.each(SCANS)('cosineTop with %s', (_, module) => {
   it('ranks and scores as array_cosine_similarity does', async () => {
     let seed = 12345;
     const rnd = () => {
@@ -60,7 +72,7 @@ describe('cosineTop', () => {
           .map((v, k) => `(${i + k}, ${literal(v)})`)
           .join(', ')}`,
       );
-    const rows = rowsFor(vectors);
+    const rows = rowsFor(vectors, module);
     let scored = 0;
     let clamped = 0;
     for (let t = 0; t < 6; t++) {
@@ -89,7 +101,7 @@ describe('cosineTop', () => {
   });
 
   it('scores nothing for a zero query or when no row is visible', () => {
-    const rows = rowsFor([Float32Array.from({ length: d }, (_, j) => j + 1)]);
+    const rows = rowsFor([Float32Array.from({ length: d }, (_, j) => j + 1)], module);
     expect(cosineTop(rows, new Float32Array(d), 5, Int32Array.of(1))).toEqual([]);
     expect(
       cosineTop(

@@ -82,6 +82,7 @@ describe('the built Workers bundle in workerd', () => {
     { name: 'duckdb as trampolines', field: 'assets.trampolines' },
     { name: 'trampolines as tiktoken', field: 'assets.tiktokenWasm' },
     { name: 'duckdb null', field: 'assets.duckdbWasm' },
+    { name: 'trampolines as vector kernel', field: 'assets.vectorKernel' },
     { name: 'wasm bytes, not a module', field: 'assets.tiktokenWasm' },
     { name: 'a URL, which Workers cannot compile', field: 'assets.duckdbWasm' },
   ])(

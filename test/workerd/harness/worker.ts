@@ -10,6 +10,7 @@
 
 import duckdbModule from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm';
 import { type DurableObjectKvStorage, type OpenLedgerOptions, openLedger } from 'context-ledger';
+import vectorKernelModule from 'context-ledger/wasm/cosine-top.wasm';
 import trampolineModule from 'context-ledger/wasm/trampolines.wasm';
 import tiktokenModule from 'tiktoken/lite/tiktoken_bg.wasm';
 import { RMDX_SESSION } from '../../../demo/traces/rmdx-can-session.js';
@@ -17,7 +18,12 @@ import exampleWorker, { LedgerSession, type SessionEnv, type SessionState } from
 import { type OpenLedger, runConformance } from '../../conformance/cases.js';
 
 /** The modules handed over explicitly, as a host with its own pipeline passes them. */
-const MODULES = { duckdbWasm: duckdbModule, trampolines: trampolineModule, tiktokenWasm: tiktokenModule };
+const MODULES = {
+  duckdbWasm: duckdbModule,
+  trampolines: trampolineModule,
+  tiktokenWasm: tiktokenModule,
+  vectorKernel: vectorKernelModule,
+};
 
 const FAIL_PUTS_HEADER = 'x-fail-puts';
 
@@ -27,6 +33,7 @@ const WRONG_MODULES: Record<string, Record<string, unknown>> = {
   'duckdb as trampolines': { assets: { ...MODULES, trampolines: duckdbModule } },
   'trampolines as tiktoken': { assets: { ...MODULES, tiktokenWasm: trampolineModule } },
   'duckdb null': { assets: { ...MODULES, duckdbWasm: null } },
+  'trampolines as vector kernel': { assets: { ...MODULES, vectorKernel: trampolineModule } },
   'wasm bytes, not a module': { assets: { ...MODULES, tiktokenWasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) } },
   'a URL, which Workers cannot compile': {
     assets: { ...MODULES, duckdbWasm: new URL('https://example.test/duckdb-eh.wasm') },
