@@ -8,7 +8,7 @@ export { ERROR_CATALOGUE, type ErrorCode, type ErrorDetails, isLedgerError, Ledg
 export { Ledger } from './ledger/ledger.js';
 export type { OpenLedgerOptions } from './ledger/open-ledger.js';
 export type { RerunCandidate } from './ledger/rerun-candidates.js';
-export type { StorageAdapter } from './ledger/storage.js';
+export type { Recovered, StorageAdapter } from './ledger/storage.js';
 export type { MissingEvidence } from './retrieval/exact-channel.js';
 export type { RetrievalQuery } from './retrieval/query.js';
 export type { RetrievalResult, RetrievedEvidence } from './retrieval/retrieve.js';

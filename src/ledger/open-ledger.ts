@@ -5,7 +5,7 @@ import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '
 import type { HashTexts } from './content-hash.js';
 import { type Ledger, restoreLedger } from './ledger.js';
 import { decodeSnapshot } from './snapshot/snapshot-format.js';
-import type { StorageAdapter } from './storage.js';
+import type { Recovered, StorageAdapter } from './storage.js';
 
 /** Options every runtime's `openLedger` accepts. Runtime entries add their asset options. */
 export interface OpenLedgerOptions {
@@ -97,9 +97,10 @@ async function openBound(
   const { keptPlans } = options;
   let snapshot = given;
   let log: Uint8Array[] = [];
+  let recovered: Recovered | null = null;
   if (storage) {
     try {
-      ({ snapshot, log } = await storage.load());
+      ({ snapshot, log, recovered = null } = await storage.load());
     } catch (e) {
       throw asLedgerError(e, 'STORAGE_FAILED', 'storage');
     }
@@ -123,6 +124,7 @@ async function openBound(
       },
       decoded,
       log,
+      recovered,
     );
   } catch (e) {
     await engine.close().catch(() => undefined);
