@@ -21,6 +21,7 @@ import { type RerunCandidate, rerunCandidates } from './rerun-candidates.js';
 import { restoreSnapshot } from './snapshot/snapshot-restore.js';
 import { writeSnapshot } from './snapshot/snapshot-write.js';
 import type { Recovered, StorageAdapter } from './storage.js';
+import { unbindStorage } from './storage-binding.js';
 
 let wrap: (core: LedgerCore) => Ledger;
 let unwrap: (ledger: Ledger) => LedgerCore;
@@ -254,6 +255,7 @@ export class Ledger {
       try {
         await config.storage?.close?.();
       } finally {
+        if (config.storage) unbindStorage(config.storage);
         await config.engine.close();
       }
     });

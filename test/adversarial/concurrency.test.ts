@@ -72,6 +72,8 @@ it(`${CONCURRENT_RUNS} random ledgers: concurrent commits, objects mutated after
       expect(JSON.stringify(outcomes)).toBe(JSON.stringify(expected));
       const bytes = await live.snapshot();
       expect(bytesEqual(bytes, await reference.snapshot())).toBe(true);
+      // A storage belongs to one open ledger: the reopening ledger gets it once `live` closed.
+      await live.close();
       const reopened = await pool.open(1, { storage });
       expect(bytesEqual(await reopened.snapshot(), bytes)).toBe(true);
     }),

@@ -32,6 +32,10 @@ describe('a storage belongs to the one ledger that opened it', () => {
     storage.snapshot = new Uint8Array([1, 2, 3]);
     expect(await codeOf(() => openLedger({ storage }))).toBe('SNAPSHOT_CORRUPT');
     storage.snapshot = null;
+    const ledger = await open({ storage });
+    expect(ledger.lastTx).toBe(0);
+    // Closing the ledger frees its storage too.
+    await ledger.close();
     expect((await open({ storage })).lastTx).toBe(0);
   });
 
