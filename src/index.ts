@@ -9,7 +9,7 @@ export { Ledger } from './ledger/ledger.js';
 export type { OpenLedgerOptions } from './ledger/open-ledger.js';
 export type { ArchiveRequest, AsOfRequest, RerunRequest } from './ledger/read-requests.js';
 export type { RerunCandidate } from './ledger/rerun-candidates.js';
-export type { StorageAdapter } from './ledger/storage.js';
+export type { Recovered, StorageAdapter } from './ledger/storage.js';
 export type { ChannelScores } from './rerank/fuse.js';
 export type { DropCode } from './rerank/select.js';
 export type { SupportFeatures } from './rerank/support.js';

@@ -14,9 +14,11 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-export function parse(args: readonly string[], options: Options): ParsedArgs {
+/** Parses `args`; positional arguments are refused unless the command takes them (`positionals`). */
+export function parse(args: readonly string[], options: Options, positionals = false): ParsedArgs {
+  let parsed: ParsedArgs;
   try {
-    return parseArgs({
+    parsed = parseArgs({
       args: [...args],
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
@@ -25,6 +27,9 @@ export function parse(args: readonly string[], options: Options): ParsedArgs {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  if (!positionals && parsed.positionals.length > 0)
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
+  return parsed;
 }
 
 /** A non-negative (or, with `min: 1`, positive) safe integer option, or `fallback` when absent. */

@@ -45,7 +45,7 @@ export async function inspect(argv: readonly string[], io: CliIO): Promise<numbe
   }
   const dir = requiredString(values.ledger, 'ledger');
   const epoch = intOption(values.epoch, 'epoch', 0);
-  const { ledger } = await openLedgerDir(dir, io.cwd);
+  const { ledger } = await openLedgerDir(dir, io);
   try {
     const report = await inspectLedger(ledger, epoch ?? ledger.lastEpoch);
     io.stdout(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderInspection(report));

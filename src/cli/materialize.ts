@@ -40,7 +40,7 @@ export async function materialize(argv: readonly string[], io: CliIO): Promise<n
   if (shape !== undefined && shape !== 'openai' && shape !== 'anthropic') {
     throw new UsageError('--messages: openai or anthropic');
   }
-  const { ledger } = await openLedgerDir(dir, io.cwd);
+  const { ledger } = await openLedgerDir(dir, io);
   try {
     const ws = await ledger.materialize({
       budget: { tokens },

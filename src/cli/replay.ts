@@ -34,7 +34,7 @@ export interface ReplayStep {
 }
 
 export async function replay(argv: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(argv, { budget: { type: 'string' }, json: { type: 'boolean' } });
+  const { values, positionals } = parse(argv, { budget: { type: 'string' }, json: { type: 'boolean' } }, true);
   if (values.help) {
     io.stdout(REPLAY_USAGE);
     return 0;

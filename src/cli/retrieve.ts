@@ -56,7 +56,7 @@ export async function retrieve(argv: readonly string[], io: CliIO): Promise<numb
   if (values.text === undefined && claims === undefined && values.path === undefined && values.action === undefined) {
     throw new UsageError('say what to retrieve: --text, --claims, --path or --action');
   }
-  const { ledger } = await openLedgerDir(dir, io.cwd);
+  const { ledger } = await openLedgerDir(dir, io);
   try {
     const result = await ledger.retrieve({
       ...(values.text === undefined ? {} : { text: String(values.text) }),

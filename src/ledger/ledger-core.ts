@@ -3,6 +3,7 @@ import type { CommitPlan } from './commit/plan-commit.js';
 import type { LedgerConfig } from './ledger-config.js';
 import { LedgerIndex } from './ledger-index.js';
 import { OpQueue } from './op-queue.js';
+import type { Recovered } from './storage.js';
 
 /**
  * Derived state kept in step with every commit (current-edge tables, search postings, …).
@@ -26,10 +27,14 @@ export interface LedgerCore {
   readonly index: LedgerIndex;
   readonly queue: OpQueue;
   readonly hooks: CommitHook[];
+  /** Records in the storage's log since its snapshot: the sequence number of the next one. */
+  logRecords: number;
+  /** What opening the storage cut off its log (`ledger.recovered`). */
+  recovered: Recovered | null;
 }
 
 /** A core over a fresh database: creates the tables. */
 export async function createCore(config: LedgerConfig): Promise<LedgerCore> {
   for (const name of TABLES) await config.engine.run(CREATE_TABLES[name]);
-  return { config, index: new LedgerIndex(), queue: new OpQueue(), hooks: [] };
+  return { config, index: new LedgerIndex(), queue: new OpQueue(), hooks: [], logRecords: 0, recovered: null };
 }

@@ -23,7 +23,8 @@ import { type ArchiveRequest, type AsOfRequest, type RerunRequest, resolveRead, 
 import { type RerunCandidate, rerunCandidates } from './rerun-candidates.js';
 import { restoreSnapshot } from './snapshot/snapshot-restore.js';
 import { writeSnapshot } from './snapshot/snapshot-write.js';
-import type { StorageAdapter } from './storage.js';
+import type { Recovered, StorageAdapter } from './storage.js';
+import { unbindStorage } from './storage-binding.js';
 
 let wrap: (core: LedgerCore) => Ledger;
 let unwrap: (ledger: Ledger) => LedgerCore;
@@ -91,6 +92,15 @@ export class Ledger {
   }
 
   /**
+   * What opening the storage had to cut off its log, or null: a torn or damaged tail. When
+   * `wholeFrame` is true the cut frame may have held an acknowledged transaction, now lost; tell
+   * the user (the CLI prints a warning).
+   */
+  get recovered(): Recovered | null {
+    return this.#core.recovered;
+  }
+
+  /**
    * The largest epoch committed so far.
    * @example
    * ```ts
@@ -139,7 +149,11 @@ export class Ledger {
       return Promise.reject(asLedgerError(e));
     }
     const core = this.#core;
-    return core.queue.run(async () => (await commitTransaction(core, own, true)).receipt);
+    return core.queue.run(async () => {
+      const { receipt } = await commitTransaction(core, own, true);
+      await autoCompact(core);
+      return receipt;
+    });
   }
 
   /**
@@ -314,12 +328,7 @@ export class Ledger {
     // record would be lost).
     return core.queue.run(async () => {
       if (!compactionDue(storage)) return false;
-      const bytes = await writeSnapshot(core);
-      try {
-        await storage.compact(bytes);
-      } catch (e) {
-        throw asLedgerError(e, 'STORAGE_FAILED', 'storage');
-      }
+      await compactNow(core, storage);
       return true;
     });
   }
@@ -354,6 +363,7 @@ export class Ledger {
       try {
         await config.storage?.close?.();
       } finally {
+        if (config.storage) unbindStorage(config.storage);
         await config.engine.close();
       }
     });
@@ -370,10 +380,13 @@ export async function restoreLedger(
   setup: LedgerSetup,
   snapshot: Parameters<typeof restoreSnapshot>[1] | null,
   log: readonly Uint8Array[] = [],
+  recovered: Recovered | null = null,
 ): Promise<Ledger> {
   const core = await createCore(expandLedgerConfig(setup));
+  core.recovered = recovered;
   if (snapshot !== null) await restoreSnapshot(core, snapshot);
   if (log.length > 0) await core.queue.run(() => replayLog(core, log));
+  core.logRecords = log.length;
   return wrap(core);
 }
 
@@ -403,3 +416,27 @@ export function ledgerCore(ledger: Ledger): LedgerCore {
 /** A storage's own pacing (`compactionDue`), or always for a storage that keeps none. */
 const compactionDue = (storage: StorageAdapter): boolean =>
   !('compactionDue' in storage) || (storage as { compactionDue: unknown }).compactionDue !== false;
+
+/** Folds the log into a snapshot; runs inside a queued turn, so no commit lands in between. */
+async function compactNow(core: LedgerCore, storage: StorageAdapter): Promise<void> {
+  const bytes = await writeSnapshot(core);
+  try {
+    await storage.compact(bytes);
+  } catch (e) {
+    throw asLedgerError(e, 'STORAGE_FAILED', 'storage');
+  }
+  core.logRecords = 0;
+}
+
+/**
+ * The default compaction policy, right after a commit: when the storage says its log is long
+ * enough (`autoCompactionDue`), compact, so that reopening stays fast without the host calling
+ * `compact()`. The commit is durable already: a failed compaction leaves the log as it was (tried
+ * again after the next commit) or the storage refusing writes until reopened, which the next
+ * commit reports.
+ */
+async function autoCompact(core: LedgerCore): Promise<void> {
+  const storage = core.config.storage as { autoCompactionDue?: unknown } | null;
+  if (storage?.autoCompactionDue !== true) return;
+  await compactNow(core, core.config.storage!).catch(() => undefined);
+}

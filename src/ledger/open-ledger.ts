@@ -6,7 +6,8 @@ import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '
 import type { HashTexts } from './content-hash.js';
 import { type Ledger, restoreLedger } from './ledger.js';
 import { decodeSnapshot } from './snapshot/snapshot-format.js';
-import type { StorageAdapter } from './storage.js';
+import type { Recovered, StorageAdapter } from './storage.js';
+import { bindStorage, unbindStorage } from './storage-binding.js';
 
 /** Options every runtime's `openLedger` accepts. */
 export interface OpenLedgerOptions {
@@ -54,12 +55,6 @@ export interface RuntimeBindings {
 }
 
 /**
- * Storages a ledger was opened with: each belongs to that one ledger for good (it is closed with
- * it). A second ledger on the same storage would write to it behind the first one's back.
- */
-const bound = new WeakSet<object>();
-
-/**
  * Opens a ledger with a runtime's bindings. Options are resolved once here; the core never
  * re-checks defaults.
  */
@@ -99,18 +94,17 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
       throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
     if (typeof storage !== 'object' || typeof storage.load !== 'function')
       throw new LedgerError('INVALID_OPTION', { field: 'storage', reason: 'a storage adapter' });
-    if (bound.has(storage))
+    if (!bindStorage(storage))
       throw new LedgerError('STORAGE_IN_USE', {
         field: 'storage',
-        reason: 'this storage object already belongs to another ledger; open a new storage for each ledger',
+        reason: 'this storage object belongs to another open ledger; open a new storage for each ledger',
       });
-    bound.add(storage);
   }
   try {
     return await openBound(runtime, options, storage, snapshot);
   } catch (e) {
     // A refused open leaves the storage free for the caller to close, or to open again.
-    if (storage) bound.delete(storage);
+    if (storage) unbindStorage(storage);
     throw e;
   }
 }
@@ -124,9 +118,10 @@ async function openBound(
   const { keptPlans, vectorPrecision } = options;
   let snapshot = given;
   let log: Uint8Array[] = [];
+  let recovered: Recovered | null = null;
   if (storage) {
     try {
-      ({ snapshot, log } = await storage.load());
+      ({ snapshot, log, recovered = null } = await storage.load());
     } catch (e) {
       throw asLedgerError(e, 'STORAGE_FAILED', 'storage');
     }
@@ -152,6 +147,7 @@ async function openBound(
       },
       decoded,
       log,
+      recovered,
     );
   } catch (e) {
     await engine.close().catch(() => undefined);

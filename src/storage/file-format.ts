@@ -74,6 +74,16 @@ function frameAt(bytes: Uint8Array, at: number): Uint8Array | null {
 }
 
 /**
+ * What a tail of a log file after its last intact frame looks like: a frame whose length fits the
+ * file exactly but whose checksum fails is whole-looking (it may have been acknowledged and then
+ * damaged); anything else is an append a crash interrupted.
+ */
+export function tailLooksWhole(bytes: Uint8Array, end: number): boolean {
+  if (end + FRAME_HEADER_BYTES > bytes.length) return false;
+  return end + FRAME_HEADER_BYTES + view(bytes).getUint32(end, true) === bytes.length;
+}
+
+/**
  * The records of a log file's frames, and where the intact frames end. Bytes after that end
  * are a torn tail: an append the crash interrupted, never acknowledged, to be cut off. A bad
  * frame is told apart from a torn tail by what follows it: an intact frame anywhere after it

@@ -19,6 +19,7 @@ import {
   encodeSnapshotFile,
   HEADER_BYTES,
   scanLog,
+  tailLooksWhole,
 } from './file-format.js';
 import type { Breakage, LogMedium, LogState } from './log-store.js';
 
@@ -96,9 +97,23 @@ class FramedLog implements LogMedium {
     const { records, end } = scanLog(logFile, logPath);
     const file = await this.files.openInPlace(LOG_FILE);
     this.log = { file, generation, end };
-    // A torn tail: an append the crash interrupted, so never acknowledged.
-    if (end < logFile.length) await file.truncate(end);
-    return { snapshot, log: records };
+    if (end === logFile.length) return { snapshot, log: records };
+    // A torn tail, an append the crash interrupted, was never acknowledged. A whole-looking last
+    // frame that fails its checksum may have been: it is cut all the same (nothing after it can
+    // be trusted), and reported.
+    const wholeFrame = tailLooksWhole(logFile, end);
+    const bytes = logFile.length - end;
+    await file.truncate(end);
+    const recovered = {
+      file: logPath,
+      offset: end,
+      bytes,
+      wholeFrame,
+      reason: wholeFrame
+        ? `cut the last frame of ${logPath} (${bytes} bytes at byte ${end}): whole, but its checksum fails; if it was acknowledged, that transaction is lost`
+        : `cut an incomplete frame from ${logPath} (${bytes} bytes at byte ${end}): an append a crash interrupted, never acknowledged`,
+    };
+    return { snapshot, log: records, recovered };
   }
 
   async append(record: Uint8Array, broke: Breakage): Promise<void> {

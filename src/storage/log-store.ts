@@ -8,11 +8,13 @@
  * recovery protocol of the two file media is written once in framed-log.ts.
  */
 import { LedgerError } from '../errors.js';
-import type { StorageAdapter } from '../ledger/storage.js';
+import type { Recovered, StorageAdapter } from '../ledger/storage.js';
 
 export interface LogState {
   snapshot: Uint8Array | null;
   log: Uint8Array[];
+  /** What recovery cut off the log, if anything. */
+  recovered?: Recovered | null;
 }
 
 /** Called by a medium when a failure left it unable to take further writes safely. */
@@ -42,6 +44,13 @@ export interface LogMedium {
   close(): Promise<void>;
 }
 
+/**
+ * The default compaction policy: a ledger compacts by itself once its log holds this many records,
+ * so reopening replays at most this many transactions (a replayed transaction costs about as much
+ * as a commit, ~3 ms, while a snapshot restores thousands of them in the same time).
+ */
+export const AUTO_COMPACT_RECORDS = 512;
+
 /** `compactEvery`, checked once for every adapter: a positive integer, or absent (compact on every call). */
 export function resolveCompactEvery(compactEvery: number | undefined): number {
   if (compactEvery !== undefined && !(Number.isSafeInteger(compactEvery) && compactEvery > 0)) {
@@ -63,7 +72,13 @@ export class LogStore implements StorageAdapter {
   constructor(
     private readonly medium: LogMedium,
     private readonly compactEvery: number,
+    private readonly autoCompact = true,
   ) {}
+
+  /** Whether the ledger should compact by itself now (the default policy: AUTO_COMPACT_RECORDS). */
+  get autoCompactionDue(): boolean {
+    return this.autoCompact && this.logRecords >= AUTO_COMPACT_RECORDS;
+  }
 
   /** Records in the log, i.e. appended since the snapshot. */
   get logRecords(): number {

@@ -24,6 +24,11 @@ export interface NodeDirectoryOptions {
    * wait for this. Default 10 000; at least 100.
    */
   staleLockMs?: number;
+  /**
+   * Whether the ledger compacts by itself after a commit once the log holds 512 records (the
+   * default, true), so that reopening replays at most that many transactions.
+   */
+  autoCompact?: boolean;
 }
 
 const DEFAULT_STALE_LOCK_MS = 10_000;
@@ -53,8 +58,11 @@ export async function nodeDirectoryStorage(
   if (!(Number.isSafeInteger(staleLockMs) && staleLockMs >= 100))
     throw new LedgerError('INVALID_OPTION', { field: 'staleLockMs', value: staleLockMs, reason: 'an integer ≥ 100' });
   const absolute = await prepareDirectory(dir);
+  const autoCompact = options.autoCompact ?? true;
+  if (typeof autoCompact !== 'boolean')
+    throw new LedgerError('INVALID_OPTION', { field: 'autoCompact', value: autoCompact });
   const lock = await acquireLock(absolute, staleLockMs);
-  return new DirectoryStorage(absolute, compactEvery, lock);
+  return new DirectoryStorage(absolute, compactEvery, lock, autoCompact);
 }
 
 /** `dir` as an absolute path to an existing directory (created, durably, when missing); coded errors otherwise. */
@@ -90,8 +98,9 @@ class DirectoryStorage extends LogStore implements NodeDirectoryStorage {
     readonly dir: string,
     compactEvery: number,
     lock: HeldLock,
+    autoCompact: boolean,
   ) {
-    super(framedLog(directoryFiles(dir, lock)), compactEvery);
+    super(framedLog(directoryFiles(dir, lock)), compactEvery, autoCompact);
   }
 }
 

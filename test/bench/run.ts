@@ -18,6 +18,7 @@ import { embedderBench } from './embedder-bench.js';
 import { ingestBench, memoryBench, restoreBench, stepBench } from './ledger-bench.js';
 import { bodyLimitBench, requestLimitsBench } from './limits-bench.js';
 import { materializeBench } from './materialize-bench.js';
+import { reopenBench } from './reopen-bench.js';
 import { retrievalBench } from './retrieval-bench.js';
 import { workerdBench } from './workerd-bench.js';
 
@@ -26,7 +27,7 @@ const flag = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const GROUPS: Record<string, string[]> = { ledger: ['memory', 'ingest', 'step', 'restore'] };
+const GROUPS: Record<string, string[]> = { ledger: ['memory', 'ingest', 'step', 'restore', 'reopen'] };
 const only = flag('--only')
   ?.split(',')
   .flatMap((s) => GROUPS[s] ?? [s]);
@@ -41,6 +42,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   ingest: () => ingestBench([10_000, ...large]),
   step: () => stepBench(),
   restore: () => restoreBench([10_000, ...large]),
+  reopen: () => reopenBench(),
   materialize: () => materializeBench([1_000, 10_000, ...large]),
   retrieval: () => retrievalBench([10_000, ...largest]),
   limits: async () => [...(await bodyLimitBench()), ...(await requestLimitsBench())],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../../src/ledger/ledger.js';
@@ -85,6 +86,20 @@ describe('snapshots', () => {
       const ok = await pool.ledger(3, good);
       expect((await ok.asOf({ epoch: 1 })).nodes.map((n) => n.id)).toEqual(['t', 'c']);
     });
+  });
+
+  it('restore verifies bodyHash: a body edited in the snapshot, checksum recomputed, is SNAPSHOT_CORRUPT', async () => {
+    const a = await pool.ledger(2);
+    await a.commit({ epoch: 1, nodes: [{ id: 'm', kind: 'message', role: 'tool', body: 'the original tool output' }] });
+    const bytes = (await a.snapshot()).slice();
+    const at = Buffer.from(bytes).indexOf('original');
+    expect(at).toBeGreaterThan(0);
+    bytes.set(new TextEncoder().encode('tampered'), at);
+    const body = bytes.subarray(0, bytes.length - 32);
+    bytes.set(createHash('sha256').update(body).digest(), bytes.length - 32);
+    const error = await openLedger({ snapshot: bytes }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SNAPSHOT_CORRUPT' });
+    expect(String((error as Error).message)).toMatch(/bodyHash/);
   });
 
   it('refuses to restore into another encoding', async () => {

@@ -102,10 +102,11 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
     }
     if (storage !== null) {
       try {
-        await storage.append(encodeLogRecord(record!));
+        await storage.append(encodeLogRecord(record!, core.logRecords));
       } catch (cause) {
         throw asLedgerError(cause, 'STORAGE_FAILED', 'storage');
       }
+      core.logRecords++;
       appended = true;
       try {
         await engine.run(commitSql());
@@ -124,7 +125,8 @@ export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogR
 
 async function voidRecord(core: LedgerCore, storage: StorageAdapter, tx: number, error: unknown): Promise<void> {
   try {
-    await storage.append(encodeLogRecord({ op: 'void', tx }));
+    await storage.append(encodeLogRecord({ op: 'void', tx }, core.logRecords));
+    core.logRecords++;
   } catch (cause) {
     core.queue.fail(
       new LedgerError(

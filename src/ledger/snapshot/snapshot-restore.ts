@@ -4,11 +4,13 @@ import { tableCountsSql } from '../../sql/snapshot-sql.js';
 import type { LedgerCore } from '../ledger-core.js';
 import { loadIndexFromSnapshot } from './index-from-snapshot.js';
 import { type DecodedSnapshot, decodeSnapshot, isDecodedSnapshot } from './snapshot-format.js';
+import { verifyBodyHashes } from './verify-bodies.js';
 
 /**
  * Restores a snapshot (bytes, or already decoded and verified) into a fresh core;
  * SNAPSHOT_CORRUPT on any inconsistency. The index is read from the snapshot's own sections,
- * the engine ingests the same sections, and one query checks every table's count.
+ * the engine ingests the same sections, and one query checks every table's count. Every body
+ * is checked against its hash first.
  */
 export async function restoreSnapshot(core: LedgerCore, snapshot: Uint8Array | DecodedSnapshot): Promise<void> {
   const { engine, counter } = core.config;
@@ -25,6 +27,7 @@ export async function restoreSnapshot(core: LedgerCore, snapshot: Uint8Array | D
       const rows = manifest.tables.find((t) => t.name === name)?.rows;
       if (rows !== manifest.counts[name]) throw new Error(`${name}: manifest counts disagree`);
     }
+    await verifyBodyHashes(sections.get('bodies'), core.config.hashTexts);
     loadIndexFromSnapshot(core.index, manifest, sections);
     for (const { name, rows } of manifest.tables) if (rows > 0) await engine.insertIPC(name, sections.get(name)!);
     const counts = await engine.query(tableCountsSql());
