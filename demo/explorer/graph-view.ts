@@ -89,6 +89,7 @@ export interface DrawnGraph {
 export class GraphView {
   private readonly cy: cytoscape.Core;
   private fittedTrace = '';
+  private drawnTrace = '';
   private lanes: readonly string[] = [];
 
   constructor(
@@ -124,6 +125,7 @@ export class GraphView {
     trace: string,
   ): void {
     this.lanes = lanes;
+    this.drawnTrace = trace;
     this.cy.batch(() => {
       this.cy.elements().remove();
       this.cy.add([
@@ -144,7 +146,17 @@ export class GraphView {
       this.fit();
       this.fittedTrace = trace;
     }
+    this.reveal();
     this.placeHeaders();
+  }
+
+  /** Pans (never zooms) to the selected node when it is out of view. */
+  private reveal(): void {
+    const node = this.cy.nodes(':selected').first();
+    const box = this.cy.container();
+    if (node.length === 0 || !box) return;
+    const { x, y } = node.renderedPosition();
+    if (x < 20 || y < 30 || x > box.clientWidth - 20 || y > box.clientHeight - 20) this.cy.center(node);
   }
 
   fit(): void {
@@ -155,16 +167,18 @@ export class GraphView {
       this.cy.zoom(0.35);
       const box = this.cy.elements().boundingBox();
       this.cy.pan({ x: 30 - box.x1 * 0.35 + 40, y: 40 - box.y1 * 0.35 });
+      const selected = this.cy.nodes(':selected').first();
+      if (selected.length > 0) this.cy.center(selected);
     }
     this.placeHeaders();
   }
 
   /** The canvas is sized by CSS; a tab switch must tell Cytoscape to measure again. */
-  shown(trace: string): void {
+  shown(): void {
     this.cy.resize();
-    if (trace !== this.fittedTrace && this.cy.nodes().length > 0) {
+    if (this.drawnTrace !== this.fittedTrace && this.cy.nodes().length > 0) {
       this.fit();
-      this.fittedTrace = trace;
+      this.fittedTrace = this.drawnTrace;
     }
     this.placeHeaders();
   }
@@ -178,6 +192,8 @@ export class GraphView {
         const el = document.createElement('span');
         el.textContent = kind.replace('_', ' ');
         el.style.left = `${pan.x + lane * LANE_WIDTH * zoom - 10}px`;
+        el.style.maxWidth = `${Math.max(24, LANE_WIDTH * zoom - 4)}px`;
+        el.title = kind;
         return el;
       }),
     );

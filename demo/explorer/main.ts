@@ -122,6 +122,12 @@ function setState(state: 'loading' | 'busy' | 'ready' | 'error', message?: strin
   if (message !== undefined) $('status').textContent = message;
 }
 
+/** The header line is cut to its width: the whole text stays readable on hover. */
+new MutationObserver(() => {
+  $('status').title = $('status').textContent ?? '';
+  $('source').title = $('source').textContent ?? '';
+}).observe($('status').parentElement!, { subtree: true, childList: true, characterData: true });
+
 function enable(on: boolean): void {
   for (const el of [epochInput, budgetInput, queryInput, retrieveButton]) el.disabled = !on;
   for (const b of document.querySelectorAll<HTMLButtonElement>('#budget-presets button')) b.disabled = !on;
@@ -378,8 +384,11 @@ function drawGraph(): void {
     edges = [];
     notice.hidden = false;
     notice.replaceChildren(
-      `${whole.nodes.length} nodes is more than a graph shows legibly. Select a record (in the conversation, the table or the Presence tab) to see its neighbourhood here, or `,
+      `${whole.nodes.length} nodes is more than a graph shows legibly: `,
+      openTabButton('matrix-tab', 'open the presence matrix'),
+      ', select a record to see its neighbourhood here, or ',
       drawWholeButton(),
+      '.',
     );
   } else notice.hidden = true;
   graph.draw(
@@ -406,6 +415,13 @@ function drawGraph(): void {
   );
   $('graph').textContent =
     `${shown.source.nodes.length} records valid at step ${shown.epoch}, ${shown.source.superseded.length} superseded before it · one row per step, lanes by kind`;
+}
+
+/** A button in a notice that switches to another tab. */
+function openTabButton(id: string, label: string): HTMLElement {
+  const b = h('button', { type: 'button' }, label);
+  b.addEventListener('click', () => document.querySelector<HTMLButtonElement>(`[role=tab][data-tab="${id}"]`)?.click());
+  return b;
 }
 
 let graphWhole = false;
@@ -772,7 +788,7 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>('[role=tab]'))
       t.setAttribute('aria-selected', String(on));
       $(t.dataset.tab ?? '').hidden = !on;
     }
-    if (tab.dataset.tab === 'graph-tab' && trace) graph.shown(trace.key);
+    if (tab.dataset.tab === 'graph-tab') graph.shown();
     if (tab.dataset.tab === 'matrix-tab') matrix.draw();
     // A hidden table has no height to scroll in: the selection is revealed once it shows.
     if (tab.dataset.tab === 'explanation-tab' && selected) table.reveal(selected);

@@ -2,6 +2,9 @@ import { $, h } from './dom.js';
 import type { RequestCost } from './request-cost.js';
 import type { EpochMarkers } from './view-model.js';
 
+/** `1 file revision`, `2 file revisions`. */
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /**
  * The numbered step list beside the conversation: one row per epoch with what the agent did, a
  * marker for revisions, failed verifiers and supersessions, and a bar of that request's tokens
@@ -12,11 +15,11 @@ export function drawSteps(labels: readonly string[], markers: readonly EpochMark
     ...labels.map((label, epoch) => {
       const m = markers[epoch];
       const flags: Node[] = [];
-      if (m?.revision) flags.push(h('i', { class: 'm revision', title: `${m.revision} file revision(s)` }));
-      if (m?.failed) flags.push(h('i', { class: 'm failed', title: `${m.failed} failed verifier outcome(s)` }));
-      else if (m?.verifier) flags.push(h('i', { class: 'm verifier', title: `${m.verifier} verifier outcome(s)` }));
+      if (m?.revision) flags.push(h('i', { class: 'm revision', title: count(m.revision, 'file revision') }));
+      if (m?.failed) flags.push(h('i', { class: 'm failed', title: count(m.failed, 'failed verifier outcome') }));
+      else if (m?.verifier) flags.push(h('i', { class: 'm verifier', title: count(m.verifier, 'verifier outcome') }));
       if (m?.supersession)
-        flags.push(h('i', { class: 'm supersession', title: `${m.supersession} record(s) superseded` }));
+        flags.push(h('i', { class: 'm supersession', title: `${count(m.supersession, 'record')} superseded` }));
       return h(
         'li',
         { 'data-epoch': String(epoch), title: `step ${epoch}: ${label}` },

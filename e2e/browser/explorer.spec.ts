@@ -236,7 +236,7 @@ test('a real 436-record trajectory: drop it, read step N, see why a record is ou
   // Retrieve: results with a snippet of their text, and a link that selects the record.
   await tab(page, 'Retrieve');
   await page.locator('#query').fill('hstack zero rows sparse matrix');
-  await page.getByRole('button', { name: 'Ask' }).click();
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
   await ready(page);
   await expect(page.locator('#retrieval .verdict')).toContainText('hstack zero rows sparse matrix');
   const hit = page.locator('#retrieval .evidence li').first();

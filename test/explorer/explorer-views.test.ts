@@ -5,7 +5,7 @@ import { CELL, churn, presenceCells, presenceRows } from '../../demo/explorer/pr
 import { commonPrefix, recencyWindow, requestCosts, runTotal } from '../../demo/explorer/request-cost.js';
 import { SPARQL_EXAMPLES } from '../../demo/explorer/sparql-examples.js';
 import { adaptTranscript } from '../../demo/explorer/transcripts.js';
-import { closureGraph } from '../../demo/explorer/view-model.js';
+import { closureGraph, snippet, stepLabels } from '../../demo/explorer/view-model.js';
 import {
   defaultBudget,
   droppedCurrentAction,
@@ -90,6 +90,32 @@ describe('why a record is in or out', () => {
   });
 });
 
+describe('the step list and retrieval snippets', () => {
+  it('labels each step with its command, else its action', () => {
+    const rec = (id: string, kind: 'task' | 'action' | 'tool_call', validFrom: number, body: string) =>
+      ({ id, kind, validFrom, body, tx: validFrom, tokens: 1, authority: 'agent' }) as const;
+    expect(
+      stepLabels(
+        [
+          rec('task', 'task', 0, 'Fix it'),
+          rec('act:1', 'action', 1, 'THOUGHT: look first\nI will grep'),
+          rec('call:1', 'tool_call', 1, 'grep -n foo src/a.py'),
+          rec('act:2', 'action', 2, '\nNothing to run'),
+        ],
+        3,
+      ),
+    ).toEqual(['Fix it', '$ grep -n foo src/a.py', 'Nothing to run', '(no action recorded)']);
+  });
+
+  it('a snippet starts near the first query word the body holds', () => {
+    const body = `${'x'.repeat(500)}\nthe hstack of zero rows\n${'y'.repeat(500)}`;
+    const s = snippet(body, 'Hstack zero', 60);
+    expect(s.startsWith('…the hstack of zero rows')).toBe(true);
+    expect(s.endsWith('…')).toBe(true);
+    expect(snippet('short body', 'absent')).toBe('short body');
+  });
+});
+
 describe('what each request costs with a prompt cache', () => {
   const b = (key: string, tokens: number) => ({ key, tokens });
 
@@ -154,7 +180,8 @@ describe('the conversation, the graph and SPARQL over real ledgers', () => {
     for (const tx of adaptTranscript(json, 'auto').transactions) await trajectory.commit(tx);
     bundled = await pool.ledger(1);
     for (const tx of RMDX_SESSION) await bundled.commit(tx);
-  });
+    // Two ledgers committed up front: seconds on a busy machine, past the default hook bound.
+  }, 120_000);
   afterAll(() => pool.close());
 
   it('traces every part of the rendered request to its item, and the blocks add up to the working set', async () => {
