@@ -1,10 +1,11 @@
 /**
- * The trace explorer: commits the bundled RMD-X session (or a dropped transcript) into a ledger
- * kept in OPFS, then shows, for any epoch and token budget, the closure graph, a timeline of
- * what happened, the budget by tier, the working set the ledger would hand the model (and its
- * rendered messages), why each candidate is in or out, retrieval, and SPARQL over the RDF view.
- * `document.body.dataset.state` is `ready` whenever the page shows the current controls' answer
- * (the e2e suite waits on it).
+ * The trace explorer: commits the bundled RMD-X session (or a dropped transcript) into a ledger,
+ * keeps it in OPFS, and answers for any step and token budget what the model saw (the request
+ * as a conversation), why each record is in or out, what the request cost with a prompt cache,
+ * and how the working set churned (the presence matrix); plus the closure graph, retrieval and
+ * SPARQL. Selecting a record anywhere selects it everywhere. `document.body.dataset.state` is
+ * `ready` whenever the page shows the current controls' answer (the e2e suite waits on it);
+ * `dataset.sweep` is `done` once every step's working set and cost is computed.
  */
 import {
   browserStorage,
@@ -13,252 +14,424 @@ import {
   openLedger,
   type Transaction,
   type WorkingSet,
-  type WorkingSetItem,
 } from '../../src/entries/browser.js';
 import { type RdfSource, readRdfSource } from '../../src/rdf/view.js';
 import type { NodeRecord } from '../../src/schema/types.js';
 import { TIERS } from '../../src/working-set/types.js';
 import { RMDX_SESSION } from '../traces/rmdx-can-session.js';
 import { drawBudget } from './budget-view.js';
+import { conversation, placeStubs } from './conversation-model.js';
+import { type ConversationRow, drawConversation, type Stub } from './conversation-view.js';
+import { drawCost } from './cost-view.js';
+import { drawDiff } from './diff-view.js';
 import { $, h, TIER_COLOURS, tierName, where } from './dom.js';
+import { ExplanationTable } from './explanation-view.js';
 import { type DrawnGraph, GraphView } from './graph-view.js';
+import { CELL_LEGEND, MatrixView } from './matrix-view.js';
+import { type PresenceRow, presenceCells, presenceRows } from './presence-model.js';
+import { type CostBlock, type RequestCost, recencyWindow, requestCosts } from './request-cost.js';
 import { drawRetrieval } from './retrieval-view.js';
 import { SPARQL_EXAMPLES } from './sparql-examples.js';
 import { drawSparqlError, drawSparqlResult } from './sparql-view.js';
-import { drawDiff, drawTimeline } from './timeline-view.js';
+import { drawStepCosts, drawSteps, markStep } from './steps-view.js';
 import { adaptTranscript, type TranscriptFormat } from './transcripts.js';
 import {
   closureGraph,
-  type EpochMarkers,
   epochMarkers,
   exampleQueries,
   explanationRows,
   filterRows,
+  neighbourhood,
+  stepLabels,
 } from './view-model.js';
+import {
+  BUDGET_PRESETS,
+  budgetLabel,
+  byBudget,
+  defaultBudget,
+  droppedCurrentAction,
+  stubText,
+  tierRanks,
+  unitNeeds,
+  whyText,
+} from './why-text.js';
 
 const STORE = 'explorer';
 const SOURCE_KEY = 'context-ledger-explorer:source';
+const WARNINGS_KEY = 'context-ledger-explorer:warnings';
 const BUNDLED = 'bundled session: an agent fixing an RMD-X servo CAN driver';
+/** Above this many nodes the graph opens on the selection's neighbourhood (the matrix shows the whole). */
+const GRAPH_WHOLE_MAX = 200;
+const LOG_KINDS = new Set(['action', 'tool_call', 'tool_result']);
+
 const epochInput = $<HTMLInputElement>('epoch');
 const budgetInput = $<HTMLInputElement>('budget');
 const queryInput = $<HTMLInputElement>('query');
 const retrieveButton = $<HTMLButtonElement>('retrieve');
 
-let ledger: Ledger | null = null;
-/** The whole history (a source at the last epoch): timeline markers and example queries. */
-let history: { source: RdfSource; markers: EpochMarkers[] } | null = null;
-/** What the page shows now, for the node details and the message preview. */
-let shown: { ws: WorkingSet; source: RdfSource; records: Map<string, NodeRecord> } | null = null;
+interface Trace {
+  ledger: Ledger;
+  /** Names this load (graph fit, sweep), unique within the page. */
+  key: string;
+  /** Every version the history holds (a source at the last epoch). */
+  history: RdfSource;
+  /** The newest version of each record across the history. */
+  records: Map<string, NodeRecord>;
+  rows: PresenceRow[];
+  warnings: Array<{ step: number; reason: string }>;
+}
+
+interface Shown {
+  epoch: number;
+  ws: WorkingSet;
+  source: RdfSource;
+  ranks: Map<string, { rank: number; of: number }>;
+  needs: Map<string, number>;
+  free: number;
+}
+
+/** Every step's working set and request at one budget, filled in the background. */
+interface Sweep {
+  key: string;
+  budget: number;
+  included: Array<Set<string> | undefined>;
+  blocks: Array<CostBlock[] | undefined>;
+  windows: CostBlock[][];
+}
+
+let trace: Trace | null = null;
+let shown: Shown | null = null;
+let sweep: Sweep | null = null;
 let selected: string | null = null;
-const graph = new GraphView($('graph-canvas'), (id) => {
-  selected = id;
-  drawDetails();
-});
-/** Items the reader expanded, kept open across redraws. */
-const expanded = new Set<string>();
+let loads = 0;
 /** Ledger calls queue here so a slow answer never overwrites a newer one. */
 let queue: Promise<unknown> = Promise.resolve();
 let wanted = 0;
+/** Foreground refreshes waiting or running: the background sweep yields to them. */
+let foreground = 0;
+
+const graph = new GraphView($('graph-canvas'), $('lane-headers'), (id) => select(id));
+const matrix = new MatrixView($<HTMLCanvasElement>('matrix'), $('matrix-hover'), (epoch, id) => {
+  selected = id;
+  setEpoch(epoch);
+});
+const table = new ExplanationTable($('explanation-scroll'), $('explanation-rows'), (id) => select(id));
 
 function setState(state: 'loading' | 'busy' | 'ready' | 'error', message?: string): void {
   document.body.dataset.state = state;
   if (message !== undefined) $('status').textContent = message;
 }
 
+/** The header line is cut to its width: the whole text stays readable on hover. */
+new MutationObserver(() => {
+  $('status').title = $('status').textContent ?? '';
+  $('source').title = $('source').textContent ?? '';
+}).observe($('status').parentElement!, { subtree: true, childList: true, characterData: true });
+
 function enable(on: boolean): void {
   for (const el of [epochInput, budgetInput, queryInput, retrieveButton]) el.disabled = !on;
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#budget-presets button')) b.disabled = !on;
 }
 
-/** Opens the stored ledger; an empty one gets `transactions` (default: the bundled session). */
-async function start(transactions: readonly Transaction[] = RMDX_SESSION, label = BUNDLED): Promise<void> {
+/**
+ * Loads a trace. With `transactions` it commits them into a fresh in-memory ledger on the page's
+ * one DuckDB instance and stores a snapshot in OPFS after the first render (appending 100+ log
+ * records one by one cost seconds); without, it restores the stored ledger, or commits the
+ * bundled session into an empty one.
+ */
+async function load(
+  transactions: readonly Transaction[] | null,
+  label: string,
+  warnings: Array<{ step: number; reason: string }>,
+): Promise<void> {
   enable(false);
-  setState('loading', 'Loading DuckDB and tiktoken…');
   const started = performance.now();
-  const storage = await browserStorage(STORE);
-  ledger = await openLedger({ storage }).catch(async (e: unknown) => {
-    await storage.close();
-    throw e;
-  });
-  const opened = performance.now() - started;
+  setState('loading', 'Starting DuckDB and tiktoken…');
+  await queue;
+  await trace?.ledger.close();
+  trace = null;
+  shown = null;
+  sweep = null;
+  selected = null;
+  let ledger: Ledger;
   let note: string;
-  if (ledger.lastTx === 0) {
+  let persist = false;
+  if (transactions === null) {
+    const storage = await browserStorage(STORE);
+    ledger = await openLedger({ storage }).catch(async (e: unknown) => {
+      await storage.close();
+      throw e;
+    });
+    note = `restored ${ledger.lastTx} transactions from ${storage.kind === 'opfs' ? 'OPFS' : 'IndexedDB'}`;
+    if (ledger.lastTx === 0) {
+      await ledger.close();
+      return load(RMDX_SESSION, BUNDLED, []);
+    }
+    label = localStorage.getItem(SOURCE_KEY) ?? label;
+    warnings = JSON.parse(localStorage.getItem(WARNINGS_KEY) ?? '[]') as typeof warnings;
+  } else {
+    ledger = await openLedger();
+    const opened = performance.now();
     for (const [i, tx] of transactions.entries()) {
-      setState('loading', `Committing transaction ${i + 1} of ${transactions.length}…`);
+      if (i % 10 === 0) setState('loading', `Committing transaction ${i + 1} of ${transactions.length}…`);
       await ledger.commit(tx);
     }
-    localStorage.setItem(SOURCE_KEY, label);
-    note = `committed ${transactions.length} transactions`;
-  } else {
-    note = `restored ${ledger.lastTx} transactions`;
+    note = `committed ${transactions.length} transactions in ${Math.round(performance.now() - opened)} ms`;
+    persist = true;
   }
-  $('source').textContent = localStorage.getItem(SOURCE_KEY) ?? label;
-  $('status').textContent =
-    `${note} · ${storage.kind === 'opfs' ? 'OPFS' : 'IndexedDB'} · ledger open in ${Math.round(opened)} ms`;
+  const history = await readRdfSource(ledger, ledger.lastEpoch);
+  const all = [...history.superseded, ...history.nodes];
+  const records = new Map<string, NodeRecord>();
+  for (const n of all) records.set(n.id, n);
+  trace = { ledger, key: `trace-${++loads}`, history, records, rows: presenceRows(all), warnings };
+  $('source').textContent = label;
+  drawWarnings();
+  const total = history.nodes.reduce((s, n) => s + n.tokens, 0);
+  setBudget(defaultBudget(total));
   epochInput.max = String(ledger.lastEpoch);
   epochInput.value = String(ledger.lastEpoch);
-  const source = await readRdfSource(ledger, ledger.lastEpoch);
-  history = { source, markers: epochMarkers(source, ledger.lastEpoch) };
-  drawExamples(exampleQueries([...source.nodes, ...source.superseded]));
+  drawSteps(stepLabels(all, ledger.lastEpoch), epochMarkers(history, ledger.lastEpoch));
+  drawExamples(exampleQueries(all));
+  $('matrix-summary').textContent = `${trace.rows.length} records × ${ledger.lastEpoch + 1} steps`;
   enable(true);
   await refresh();
+  const ms = Math.round(performance.now() - started);
+  document.body.dataset.loadMs = String(ms);
+  $('status').textContent =
+    `${note} · ${trace.history.nodes.length + trace.history.superseded.length} records · loaded and drawn in ${ms} ms`;
+  if (persist) {
+    localStorage.setItem(SOURCE_KEY, label);
+    localStorage.setItem(WARNINGS_KEY, JSON.stringify(warnings));
+    void store(ledger);
+  }
+  void runSweep();
 }
 
-/** Replaces the stored ledger with `transactions` (or the bundled session). */
-async function replace(transactions?: readonly Transaction[], label?: string): Promise<void> {
-  enable(false);
-  setState('loading', 'Deleting the stored ledger…');
-  await queue;
-  await ledger?.close();
-  ledger = null;
-  history = null;
-  shown = null;
-  selected = null;
-  await deleteBrowserStorage(STORE);
-  localStorage.removeItem(SOURCE_KEY);
-  await start(transactions, label);
+/** Writes the ledger's snapshot as the stored one (a reload restores it). */
+async function store(ledger: Ledger): Promise<void> {
+  const done = queue.then(async () => {
+    if (trace?.ledger !== ledger) return;
+    const bytes = await ledger.snapshot();
+    await deleteBrowserStorage(STORE);
+    const storage = await browserStorage(STORE);
+    try {
+      await storage.load();
+      await storage.compact(bytes);
+    } finally {
+      await storage.close();
+    }
+    document.body.dataset.stored = trace?.key ?? '';
+    $('status').textContent += ` · saved (${storage.kind === 'opfs' ? 'OPFS' : 'IndexedDB'})`;
+  });
+  queue = done.catch(() => undefined);
+  await done.catch((e: unknown) => {
+    $('status').textContent += ` · not saved: ${(e as Error).message}`;
+  });
+}
+
+function setBudget(tokens: number): void {
+  budgetInput.value = String(tokens);
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#budget-presets button'))
+    b.setAttribute('aria-pressed', String(Number(b.dataset.tokens) === tokens));
 }
 
 /** Redraws for the current controls; only the newest request is drawn. */
 function refresh(): Promise<void> {
   const ticket = ++wanted;
+  foreground++;
   setState('busy');
   const run = queue.then(async () => {
-    if (ticket !== wanted || !ledger) return;
+    const current = trace;
+    if (ticket !== wanted || !current) return;
+    const { ledger } = current;
     const epoch = Number(epochInput.value);
     const tokens = Number(budgetInput.value);
-    $('epoch-value').textContent = `${epoch} of ${ledger.lastEpoch}`;
+    $('epoch-value').textContent = `step ${epoch} of ${ledger.lastEpoch}`;
     try {
       const ws = await ledger.materialize({ epoch, budget: { tokens } });
-      const previous = epoch > 0 ? await ledger.materialize({ epoch: epoch - 1, budget: { tokens } }) : null;
-      const source = await readRdfSource(ledger, epoch);
-      const query = queryInput.value.trim();
-      const found = query ? await ledger.retrieve({ text: query, epoch }) : null;
+      const source = epoch === ledger.lastEpoch ? current.history : await readRdfSource(ledger, epoch);
       if (ticket !== wanted) return;
-      const records = new Map<string, NodeRecord>();
-      for (const n of [...source.nodes, ...source.superseded]) records.set(n.id, n);
-      shown = { ws, source, records };
-      $('graph').textContent =
-        `${source.nodes.length} nodes valid at epoch ${epoch}, ${source.superseded.length} superseded before it`;
-      if (history) drawTimeline(history.markers, epoch);
-      drawDiff(epoch, previous, ws);
+      const tokensById = new Map(source.nodes.map((n) => [n.id, n.tokens]));
+      const moved = shown?.epoch !== epoch;
+      shown = {
+        epoch,
+        ws,
+        source,
+        ranks: tierRanks(ws.explanation),
+        needs: unitNeeds(ws.explanation, (id) => tokensById.get(id)),
+        free: Math.max(0, ws.budget.tokens - ws.tokens),
+      };
+      if (selected && !current.records.has(selected)) selected = null;
+      markStep(epoch);
+      const previous = epoch > 0 && sweep?.budget === tokens ? sweep.included[epoch - 1] : undefined;
+      drawDiff(epoch, previous ? [...previous].map((id) => ({ id })) : null, ws);
       drawBudget(ws);
-      drawGraph(ws, source);
-      drawWorkingSet(ws);
-      drawMessages();
-      drawExplanation();
-      drawRetrieval(found, query, epoch);
+      drawAll();
+      // A new step opens at its end: the current action and what it saw last.
+      if (moved && !selected) {
+        const box = $('conversation-tab');
+        box.scrollTop = box.scrollHeight;
+      }
       setState('ready');
     } catch (e) {
       if (ticket === wanted) setState('ready', `⚠ ${(e as Error).message}`);
     }
   });
-  queue = run.catch(() => undefined);
-  return run;
+  const settled = run.finally(() => {
+    foreground--;
+  });
+  queue = settled.catch(() => undefined);
+  return settled;
 }
 
-function itemView(item: WorkingSetItem): HTMLElement {
-  const summary = h(
-    'summary',
-    {},
-    h('span', { class: 'kind' }, item.kind),
-    ' ',
-    h('code', {}, item.id),
-    item.status ? h('span', { class: `status ${item.status}` }, item.status) : '',
-    h('span', { class: 'where' }, where(item)),
-    h('span', { class: 'tokens' }, `${item.tokens} tok`),
-  );
-  const body =
-    item.body !== undefined ? h('pre', {}, item.body) : h('p', { class: 'muted' }, `same body as ${item.ref}`);
-  const details = h('details', { class: 'item' }, summary, body) as HTMLDetailsElement;
-  details.open = expanded.has(item.id);
-  details.addEventListener('toggle', () => (details.open ? expanded.add(item.id) : expanded.delete(item.id)));
-  return details;
+/** Redraws every view from `shown` and the selection (no ledger call). */
+function drawAll(): void {
+  drawConversationTab();
+  drawGraph();
+  drawExplanation();
+  drawMatrix();
+  drawCostTab();
+  drawMessages();
+  drawDetails();
 }
 
-function drawWorkingSet(ws: WorkingSet): void {
-  const tiers = TIERS.map((name, tier) => ({ name, tier, items: ws.items.filter((i) => i.tier === tier) })).filter(
-    (t) => t.items.length > 0,
-  );
-  $('tiers').replaceChildren(
-    ...tiers.map(({ name, tier, items }) =>
-      h(
-        'div',
-        { class: 'tier' },
-        h(
-          'h3',
-          {},
-          h('i', { class: 'swatch', style: `background:${TIER_COLOURS[tier]}` }),
-          name,
-          h('span', { class: 'muted' }, ` ${items.reduce((s, i) => s + i.tokens, 0)} tok`),
-        ),
-        ...items.map(itemView),
-      ),
+function select(id: string | null): void {
+  selected = id;
+  drawConversationTab();
+  drawGraph();
+  drawExplanation();
+  if (id) table.reveal(id);
+  matrix.cursor(Number(epochInput.value), selected);
+  drawDetails();
+  const part = id ? document.querySelector<HTMLElement>(`#conversation [data-id="${CSS.escape(id)}"]`) : null;
+  part?.scrollIntoView({ block: 'nearest' });
+}
+
+function setEpoch(epoch: number): void {
+  if (!trace) return;
+  const e = Math.max(0, Math.min(trace.ledger.lastEpoch, epoch));
+  epochInput.value = String(e);
+  void refresh();
+}
+
+function drawConversationTab(): void {
+  if (!shown) return;
+  const { ws, source, ranks, needs, free } = shown;
+  const messages = conversation(ws.items, ws.toMessages('anthropic'));
+  const txOf = new Map(source.nodes.map((n) => [n.id, n]));
+  const stubs: Stub[] = ws.explanation
+    .filter((e) => !e.included && (byBudget(e) || e.reason.startsWith('unanswered')))
+    .map((e) => {
+      const rec = txOf.get(e.id);
+      const tokens = rec?.tokens;
+      const rank = ranks.get(e.id);
+      const need = needs.get(e.id);
+      return {
+        record: e,
+        kind: rec?.kind ?? '',
+        tx: rec?.tx ?? 0,
+        text: stubText(e, {
+          ...(tokens === undefined ? {} : { tokens }),
+          ...(rank ? { rank } : {}),
+          ...(need === undefined ? {} : { needs: need }),
+          free,
+        }),
+      };
+    });
+  const rows: ConversationRow[] = placeStubs(messages, stubs);
+  drawConversation($('conversation'), rows, selected, (id) => select(id));
+  const dropped = droppedCurrentAction(ws.explanation);
+  const warning = $('conversation-warning');
+  warning.hidden = dropped.length === 0;
+  if (dropped.length > 0) {
+    const need = needs.get(dropped[0]!.id);
+    const thought = dropped.every((d) => d.reason.includes('its thought'));
+    warning.replaceChildren(
+      `⚠ The current action${thought ? "'s thought" : ''} was left out: ${dropped.map((d) => d.id).join(', ')}`,
+      need === undefined ? '.' : ` needs ${need} tokens, ${free} free.`,
+      thought
+        ? ' The model sees the command it is running but not why; a larger budget keeps it.'
+        : ' The model would not see what it is doing now; a larger budget keeps it.',
+    );
+  }
+  const other = ws.explanation.filter((e) => !e.included && !byBudget(e) && !e.reason.startsWith('unanswered'));
+  const superseded = other.filter((e) => /^(superseded|archived)/.test(e.reason)).length;
+  $('conversation').append(
+    h(
+      'p',
+      { class: 'muted foot' },
+      `${ws.items.length} items in ${messages.length} messages · ${stubs.length} left out by the budget` +
+        (superseded > 0 ? ` · ${superseded} superseded` : '') +
+        (other.length - superseded > 0 ? ` · ${other.length - superseded} beyond the closure bound` : '') +
+        ' (see “Why in, why out”)',
     ),
-    ...(tiers.length === 0 ? [h('p', { class: 'muted' }, 'Nothing fits this budget.')] : []),
   );
 }
 
-function drawGraph(ws: WorkingSet, source: RdfSource): void {
-  const { nodes, edges } = closureGraph(ws.explanation, source);
-  if (selected && !nodes.some((n) => n.id === selected)) selected = null;
-  graph.draw(nodes, edges, selected);
-  const count = (state: string) => nodes.filter((n) => n.state === state).length;
+function drawGraph(): void {
+  if (!shown || !trace) return;
+  const whole = closureGraph(shown.ws.explanation, shown.source);
+  const near = $<HTMLInputElement>('neighbourhood').checked;
+  const big = whole.nodes.length > GRAPH_WHOLE_MAX;
+  const notice = $('graph-notice');
+  let { nodes, edges } = whole;
+  if ((near || big) && selected && nodes.some((n) => n.id === selected)) {
+    ({ nodes, edges } = neighbourhood(whole.nodes, whole.edges, selected));
+    notice.hidden = !big || near;
+    notice.textContent = `${whole.nodes.length} nodes: showing the selection's neighbourhood (the Presence tab shows every record).`;
+  } else if (big && !graphWhole) {
+    nodes = [];
+    edges = [];
+    notice.hidden = false;
+    notice.replaceChildren(
+      `${whole.nodes.length} nodes is more than a graph shows legibly: `,
+      openTabButton('matrix-tab', 'open the presence matrix'),
+      ', select a record to see its neighbourhood here, or ',
+      drawWholeButton(),
+      '.',
+    );
+  } else notice.hidden = true;
+  graph.draw(
+    nodes,
+    edges,
+    whole.lanes,
+    selected,
+    `${trace.key}:${nodes.length === whole.nodes.length ? 'all' : 'part'}`,
+  );
+  const count = (state: string) => whole.nodes.filter((n) => n.state === state).length;
   const legend = $('graph-legend');
   legend.dataset.included = String(count('included'));
   legend.dataset.excluded = String(count('excluded'));
   legend.dataset.superseded = String(count('superseded'));
-  legend.dataset.edges = String(edges.length);
+  legend.dataset.edges = String(whole.edges.length);
+  const hubs = whole.edges.filter((e) => e.hub).length;
   legend.replaceChildren(
     h('span', {}, h('i', { class: 'dot included' }), `${count('included')} included`),
     h('span', {}, h('i', { class: 'dot excluded' }), `${count('excluded')} left out`),
     h('span', {}, h('i', { class: 'dot superseded' }), `${count('superseded')} superseded`),
     h('span', {}, h('i', { class: 'line supersedes' }), 'supersedes'),
     h('span', {}, h('i', { class: 'line contradicts' }), 'contradicts'),
-    h('span', { class: 'muted' }, `${edges.length} edges · lanes by kind, time flows down`),
+    h('span', { class: 'muted' }, `${whole.edges.length} edges (${hubs} of the task, shown when selected)`),
   );
-  drawDetails();
+  $('graph').textContent =
+    `${shown.source.nodes.length} records valid at step ${shown.epoch}, ${shown.source.superseded.length} superseded before it · one row per step, lanes by kind`;
 }
 
-function drawDetails(): void {
-  const box = $('node-details');
-  const rec = selected ? shown?.records.get(selected) : undefined;
-  const why = selected ? shown?.ws.explanation.find((e) => e.id === selected) : undefined;
-  if (!rec || !selected) {
-    box.className = 'muted';
-    box.replaceChildren('Click a node to see its body and why it is in or out.');
-    return;
-  }
-  box.className = 'details';
-  box.replaceChildren(
-    h(
-      'div',
-      {},
-      h('span', { class: 'kind' }, rec.kind),
-      ' ',
-      h('code', {}, rec.id),
-      rec.status ? h('span', { class: `status ${rec.status}` }, rec.status) : '',
-      ' ',
-      h('span', { class: 'where' }, where(rec)),
-    ),
-    h(
-      'p',
-      { class: why?.included ? 'why in' : 'why out' },
-      why
-        ? `${why.included ? 'In' : 'Out'}: ${why.reason}${why.tier === undefined ? '' : ` (${tierName(why.tier)})`}`
-        : '',
-      ` · tx ${rec.tx}, valid from epoch ${rec.validFrom}${rec.validTo === undefined ? '' : ` to ${rec.validTo}`} · ${rec.tokens} tokens`,
-    ),
-    rec.body !== undefined ? h('pre', {}, rec.body) : h('p', { class: 'muted' }, 'no body'),
-  );
+/** A button in a notice that switches to another tab. */
+function openTabButton(id: string, label: string): HTMLElement {
+  const b = h('button', { type: 'button' }, label);
+  b.addEventListener('click', () => document.querySelector<HTMLButtonElement>(`[role=tab][data-tab="${id}"]`)?.click());
+  return b;
 }
 
-function drawMessages(): void {
-  if (!shown) return;
-  const shape = $<HTMLSelectElement>('shape').value as 'openai' | 'anthropic';
-  const messages = shape === 'openai' ? shown.ws.toMessages('openai') : shown.ws.toMessages('anthropic');
-  $('messages-summary').textContent =
-    `${messages.length} messages in the ${shape === 'openai' ? 'OpenAI' : 'Anthropic'} shape`;
-  $('messages').textContent = JSON.stringify(messages, null, 2);
+let graphWhole = false;
+function drawWholeButton(): HTMLElement {
+  const b = h('button', { type: 'button' }, 'draw all of them');
+  b.addEventListener('click', () => {
+    graphWhole = true;
+    drawGraph();
+  });
+  return b;
 }
 
 function drawExplanation(): void {
@@ -267,37 +440,282 @@ function drawExplanation(): void {
   const side = $<HTMLSelectElement>('explanation-side').value as 'all' | 'in' | 'out';
   const visible = filterRows(rows, $<HTMLInputElement>('explanation-filter').value, side, tierName);
   $('explanation-count').textContent = `${visible.length} of ${rows.length} rows`;
-  $('explanation-rows').replaceChildren(
-    ...visible.map((e) => {
-      const row = h(
-        'tr',
-        { class: `${e.included ? 'in' : 'out'}${e.id === selected ? ' selected' : ''}` },
-        h('td', { title: e.included ? 'included' : 'left out' }, e.included ? '✓' : '✗'),
-        h('td', {}, h('code', {}, e.id)),
-        h('td', {}, tierName(e.tier)),
-        h('td', {}, e.reason),
+  const tokens = new Map(shown.source.nodes.map((n) => [n.id, n.tokens]));
+  table.set(
+    visible.map((record) => {
+      const t = tokens.get(record.id);
+      const rank = shown?.ranks.get(record.id);
+      return { record, ...(t === undefined ? {} : { tokens: t }), ...(rank ? { rank } : {}) };
+    }),
+    selected,
+  );
+}
+
+function drawMatrix(): void {
+  if (!trace) return;
+  const epochs = trace.ledger.lastEpoch + 1;
+  const budget = Number(budgetInput.value);
+  const included = sweep?.budget === budget ? sweep.included : [];
+  if (shown && shown.ws.budget.tokens === budget) {
+    const at = [...included];
+    at[shown.epoch] = new Set(shown.ws.items.map((i) => i.id));
+    matrix.set(trace.rows, presenceCells(trace.rows, epochs, at), epochs);
+  } else matrix.set(trace.rows, presenceCells(trace.rows, epochs, included), epochs);
+  matrix.cursor(Number(epochInput.value), selected);
+}
+
+function costsOf(s: Sweep): { ledger: Array<RequestCost | undefined>; window: Array<RequestCost | undefined> } {
+  const n = s.windows.length;
+  const known = s.blocks.indexOf(undefined);
+  const upto = known < 0 ? n : known;
+  const requests = (list: ReadonlyArray<CostBlock[] | undefined>) =>
+    list.slice(0, upto).map((blocks, epoch) => ({ epoch, blocks: blocks ?? [] }));
+  const pad = (c: RequestCost[]) => [...c, ...Array<undefined>(n - c.length).fill(undefined)];
+  return { ledger: pad(requestCosts(requests(s.blocks))), window: pad(requestCosts(requests(s.windows))) };
+}
+
+function drawCostTab(): void {
+  if (!trace) return;
+  const epochs = trace.ledger.lastEpoch + 1;
+  const s = sweep?.budget === Number(budgetInput.value) ? sweep : null;
+  const { ledger, window } = s
+    ? costsOf(s)
+    : { ledger: Array<undefined>(epochs).fill(undefined), window: Array<undefined>(epochs).fill(undefined) };
+  drawCost(ledger, window, Number(epochInput.value), Number(budgetInput.value), setEpoch);
+  drawStepCosts(ledger);
+}
+
+/**
+ * Materializes every step at the current budget, one queued turn at a time and only while no
+ * foreground refresh waits, filling the presence matrix, the cost chart and the step bars.
+ */
+async function runSweep(): Promise<void> {
+  const current = trace;
+  if (!current) return;
+  const budget = Number(budgetInput.value);
+  if (sweep?.key === current.key && sweep.budget === budget) return;
+  const epochs = current.ledger.lastEpoch + 1;
+  const s: Sweep = {
+    key: current.key,
+    budget,
+    included: Array<undefined>(epochs).fill(undefined),
+    blocks: Array<undefined>(epochs).fill(undefined),
+    windows: windowsOf(current, budget),
+  };
+  sweep = s;
+  document.body.dataset.sweep = 'running';
+  let lastDraw = performance.now();
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    while (foreground > 0) await queue;
+    if (sweep !== s || trace !== current) return;
+    const step = queue.then(async () => {
+      if (sweep !== s || trace !== current) return;
+      const ws = await current.ledger.materialize({ epoch, budget: { tokens: budget } });
+      s.included[epoch] = new Set(ws.items.map((i) => i.id));
+      s.blocks[epoch] = conversation(ws.items, ws.toMessages('anthropic')).flatMap((m) =>
+        m.blocks.map((b) => ({ key: b.key, tokens: b.tokens })),
       );
-      row.addEventListener('click', () => {
-        selected = e.id;
-        if (shown) drawGraph(shown.ws, shown.source);
-        drawExplanation();
-      });
-      return row;
+    });
+    queue = step.catch(() => undefined);
+    await step.catch(() => undefined);
+    if (shown && shown.epoch === epoch + 1 && shown.ws.budget.tokens === budget && s.included[epoch])
+      drawDiff(
+        shown.epoch,
+        [...s.included[epoch]!].map((id) => ({ id })),
+        shown.ws,
+      );
+    $('matrix-summary').textContent =
+      `${current.rows.length} records × ${epochs} steps · working sets computed for ${epoch + 1} of ${epochs} steps`;
+    if (performance.now() - lastDraw > 400 || epoch === epochs - 1) {
+      lastDraw = performance.now();
+      drawMatrix();
+      drawCostTab();
+    }
+  }
+  if (sweep === s) {
+    document.body.dataset.sweep = 'done';
+    if (shown && shown.epoch > 0) {
+      const previous = s.included[shown.epoch - 1];
+      if (previous)
+        drawDiff(
+          shown.epoch,
+          [...previous].map((id) => ({ id })),
+          shown.ws,
+        );
+    }
+  }
+}
+
+/** The recency window's request at every step (pure: from the history's records). */
+function windowsOf(t: Trace, budget: number): CostBlock[][] {
+  const all = [...t.history.nodes, ...t.history.superseded];
+  return Array.from({ length: t.ledger.lastEpoch + 1 }, (_, epoch) =>
+    recencyWindow(
+      all
+        .filter(
+          (n) =>
+            n.validFrom <= epoch &&
+            (n.validTo === undefined || n.validTo > epoch) &&
+            (n.kind === 'task' || LOG_KINDS.has(n.kind)),
+        )
+        .map((n) => ({ id: n.id, tokens: n.tokens, tx: n.tx, pinned: n.kind === 'task' })),
+      budget,
+    ),
+  );
+}
+
+function drawMessages(): void {
+  if (!shown) return;
+  const shape = $<HTMLSelectElement>('shape').value === 'anthropic' ? 'anthropic' : 'openai';
+  const messages = shape === 'openai' ? shown.ws.toMessages('openai') : shown.ws.toMessages('anthropic');
+  $('messages-summary').textContent = `${messages.length} messages · the request body as sent`;
+  $('messages').textContent = JSON.stringify(messages, null, 2);
+}
+
+function drawWarnings(): void {
+  const button = $<HTMLButtonElement>('warnings');
+  const n = trace?.warnings.length ?? 0;
+  button.hidden = n === 0;
+  button.textContent = `⚠ ${n} adapter warning${n === 1 ? '' : 's'}`;
+}
+
+function drawDetails(): void {
+  const box = $('node-details');
+  const rec = selected
+    ? (shown?.source.nodes.find((n) => n.id === selected) ?? trace?.records.get(selected))
+    : undefined;
+  if (!rec || !selected || !shown || !trace) {
+    box.className = 'muted';
+    box.replaceChildren(...traceSummary());
+    return;
+  }
+  const why = shown.ws.explanation.find((e) => e.id === selected);
+  const rank = shown.ranks.get(selected);
+  const need = shown.needs.get(selected);
+  const valid = rec.validFrom <= shown.epoch && (rec.validTo === undefined || rec.validTo > shown.epoch);
+  const item = shown.ws.items.find((i) => i.id === selected);
+  box.className = 'details';
+  box.replaceChildren(
+    h(
+      'div',
+      { class: 'title' },
+      h('span', { class: 'kind' }, rec.kind),
+      ' ',
+      h('code', {}, rec.id),
+      rec.status ? h('span', { class: `status ${rec.status}` }, rec.status) : '',
+    ),
+    rec.path ? h('div', { class: 'where' }, where(rec)) : '',
+    h(
+      'p',
+      { class: `why ${why?.included ? 'in' : 'out'}` },
+      why
+        ? whyText(
+            why,
+            {
+              tokens: rec.tokens,
+              ...(rank ? { rank } : {}),
+              ...(need === undefined ? {} : { needs: need }),
+              free: shown.free,
+            },
+            (t) => TIERS[t] ?? String(t),
+          )
+        : valid
+          ? `Not reached by the closure at step ${shown.epoch}.`
+          : rec.validFrom > shown.epoch
+            ? `Not recorded yet at step ${shown.epoch} (recorded at step ${rec.validFrom}).`
+            : `Superseded before step ${shown.epoch}.`,
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      `tx ${rec.tx} · valid from step ${rec.validFrom}${rec.validTo === undefined ? '' : ` to ${rec.validTo}`} · ${rec.tokens} tokens` +
+        (item?.excerpt ? ` · in as an excerpt of ${item.excerpt.lines.length} line runs of ${item.excerpt.of}` : ''),
+    ),
+    neighbours(rec.id),
+    rec.body !== undefined ? h('pre', { class: 'body' }, rec.body) : h('p', { class: 'muted' }, 'no body'),
+  );
+  if (why?.tier !== undefined)
+    box
+      .querySelector('.title')
+      ?.prepend(h('i', { class: 'swatch', style: `background:${TIER_COLOURS[why.tier] ?? '#999'}` }));
+}
+
+/** Links to the records this one is connected to (a click selects them). */
+function neighbours(id: string): HTMLElement | string {
+  if (!shown) return '';
+  const links = shown.source.edges.filter((e) => e.from === id || e.to === id).slice(0, 40);
+  if (links.length === 0) return '';
+  return h(
+    'div',
+    { class: 'links' },
+    ...links.map((e) => {
+      const other = e.from === id ? e.to : e.from;
+      const b = h(
+        'button',
+        { type: 'button', class: 'link', 'data-id': other },
+        `${e.from === id ? '→' : '←'} ${e.kind} ${other}`,
+      );
+      b.addEventListener('click', () => select(other));
+      return b;
     }),
   );
+}
+
+/** The drawer with nothing selected: the trace, and the adapter's warnings. */
+function traceSummary(): Node[] {
+  if (!trace) return [h('p', {}, 'Loading…')];
+  const out: Node[] = [
+    h('h2', {}, 'This trace'),
+    h('p', {}, $('source').textContent ?? ''),
+    h(
+      'p',
+      { class: 'muted' },
+      'Pick a step on the left; click any record (a conversation part, a stub, a table row, a matrix cell, a graph node) to see why it is in or out.',
+    ),
+  ];
+  if (trace.warnings.length > 0)
+    out.push(
+      h('h3', {}, `Adapter warnings (${trace.warnings.length})`),
+      h(
+        'ul',
+        { id: 'warning-list', class: 'warning-list' },
+        ...trace.warnings.map((w) => {
+          const b = h('button', { type: 'button', class: 'link' }, `step ${w.step}`);
+          b.addEventListener('click', () => setEpoch(w.step));
+          return h('li', {}, b, `: ${w.reason}`);
+        }),
+      ),
+    );
+  return out;
 }
 
 function drawExamples(queries: readonly string[]): void {
   $('examples').replaceChildren(
     ...queries.map((q) => {
-      const b = h('button', { type: 'button', class: 'chip' }, q);
+      const b = h('button', { type: 'button', class: 'chip', title: q }, q);
       b.addEventListener('click', () => {
         queryInput.value = q;
-        void refresh();
+        void retrieve();
       });
       return b;
     }),
   );
+}
+
+async function retrieve(): Promise<void> {
+  const current = trace;
+  const query = queryInput.value.trim();
+  if (!current || !query) return;
+  const epoch = Number(epochInput.value);
+  setState('busy');
+  const run = queue.then(() => current.ledger.retrieve({ text: query, epoch }));
+  queue = run.catch(() => undefined);
+  try {
+    drawRetrieval(await run, query, epoch, (id) => select(id));
+  } catch (e) {
+    $('retrieval').replaceChildren(h('p', { class: 'verdict abstain' }, `⚠ ${(e as Error).message}`));
+  }
+  setState('ready');
 }
 
 async function loadFile(file: File): Promise<void> {
@@ -307,46 +725,61 @@ async function loadFile(file: File): Promise<void> {
   setState('loading', `Reading ${file.name}…`);
   try {
     const format = $<HTMLSelectElement>('format').value as TranscriptFormat | 'auto';
-    const trace = adaptTranscript(JSON.parse(await file.text()), format);
-    const { steps, commands, warnings } = trace.stats;
-    await replace(
-      trace.transactions,
-      `${file.name} (${trace.format}: ${steps} steps, ${commands} commands, ${warnings.length} warnings)`,
+    const adapted = adaptTranscript(JSON.parse(await file.text()), format);
+    const { steps, commands, warnings } = adapted.stats;
+    graphWhole = false;
+    await load(
+      adapted.transactions,
+      `${file.name} (${adapted.format}: ${steps} steps, ${commands} commands)`,
+      warnings,
     );
   } catch (e) {
     setState('error', `⚠ ${file.name}: ${(e as Error).message}`);
-    enable(ledger !== null);
+    enable(trace !== null);
   }
 }
 
+$('budget-presets').replaceChildren(
+  ...BUDGET_PRESETS.map((tokens) => {
+    const b = h(
+      'button',
+      { type: 'button', 'data-tokens': String(tokens), 'aria-pressed': 'false' },
+      budgetLabel(tokens),
+    );
+    b.addEventListener('click', () => {
+      setBudget(tokens);
+      void refresh().then(runSweep);
+    });
+    return b;
+  }),
+);
 epochInput.addEventListener('input', () => void refresh());
-budgetInput.addEventListener('input', () => void refresh());
+budgetInput.addEventListener('change', () => {
+  setBudget(Number(budgetInput.value));
+  void refresh().then(runSweep);
+});
+$('steps').addEventListener('click', (e) => {
+  const li = (e.target as HTMLElement).closest<HTMLElement>('li[data-epoch]');
+  if (li) setEpoch(Number(li.dataset.epoch));
+});
+/** Up and down step through the trace, unless a field has the keys. */
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  if ((e.target as HTMLElement).closest('input, textarea, select, .tab')) return;
+  e.preventDefault();
+  setEpoch(Number(epochInput.value) + (e.key === 'ArrowDown' ? 1 : -1));
+});
 $('retrieve-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  void refresh();
+  void retrieve();
 });
 $('explanation-filter').addEventListener('input', () => drawExplanation());
 $('explanation-side').addEventListener('change', () => drawExplanation());
 $('shape').addEventListener('change', () => drawMessages());
-
-/** Scrubbing: a press or a drag on the strip picks the epoch under the pointer. */
-const strip = $('timeline-strip');
-const scrubTo = (e: PointerEvent): void => {
-  const tick = (e.target as HTMLElement).closest<HTMLElement>('.tick');
-  if (!tick?.dataset.epoch || epochInput.disabled || epochInput.value === tick.dataset.epoch) return;
-  epochInput.value = tick.dataset.epoch;
-  void refresh();
-};
-strip.addEventListener('pointerdown', (e) => {
-  strip.setPointerCapture(e.pointerId);
-  scrubTo(e);
-});
-strip.addEventListener('pointermove', (e) => {
-  if (!strip.hasPointerCapture(e.pointerId)) return;
-  // Under capture the target is the strip itself: find the tick under the pointer.
-  const under = document.elementFromPoint(e.clientX, strip.getBoundingClientRect().top + 4);
-  if (under) scrubTo({ ...e, target: under } as unknown as PointerEvent);
-});
+$('neighbourhood').addEventListener('change', () => drawGraph());
+$('graph-fit').addEventListener('click', () => graph.fit());
+$('warnings').addEventListener('click', () => select(null));
+new ResizeObserver(() => matrix.draw()).observe($('matrix-box'));
 
 for (const tab of document.querySelectorAll<HTMLButtonElement>('[role=tab]'))
   tab.addEventListener('click', () => {
@@ -355,8 +788,17 @@ for (const tab of document.querySelectorAll<HTMLButtonElement>('[role=tab]'))
       t.setAttribute('aria-selected', String(on));
       $(t.dataset.tab ?? '').hidden = !on;
     }
-    if (tab.dataset.tab === 'graph-tab') graph.resize();
+    if (tab.dataset.tab === 'graph-tab') graph.shown();
+    if (tab.dataset.tab === 'matrix-tab') matrix.draw();
+    // A hidden table has no height to scroll in: the selection is revealed once it shows.
+    if (tab.dataset.tab === 'explanation-tab' && selected) table.reveal(selected);
   });
+
+$('matrix-legend').replaceChildren(
+  ...CELL_LEGEND.map(([label, colour]) =>
+    h('span', {}, h('i', { class: 'swatch cell', style: `background:${colour}` }), label),
+  ),
+);
 
 /** SPARQL loads Comunica (a lazy chunk) only when the tab is used. */
 const sparqlQuery = $<HTMLTextAreaElement>('sparql-query');
@@ -374,15 +816,15 @@ $('sparql-examples').replaceChildren(
 $('sparql-run').addEventListener('click', () => void runSparql());
 
 async function runSparql(): Promise<void> {
-  if (!ledger) return;
+  const current = trace;
+  if (!current) return;
   const epoch = Number(epochInput.value);
   setState('busy');
   $('sparql-summary').textContent = 'running…';
   const started = performance.now();
   try {
     const { sparql } = await import('../../src/rdf/sparql.js');
-    const current = ledger;
-    const run = queue.then(() => sparql(current, sparqlQuery.value, { epoch }));
+    const run = queue.then(() => sparql(current.ledger, sparqlQuery.value, { epoch }));
     queue = run.catch(() => undefined);
     const result = await run;
     drawSparqlResult(result, epoch, Math.round(performance.now() - started));
@@ -397,18 +839,32 @@ declare global {
   interface Window {
     /** For the e2e suite: what the graph canvas holds now. */
     explorerGraph?: () => DrawnGraph;
+    /** For the e2e suite: where a presence cell is drawn, in CSS pixels from the canvas's corner. */
+    explorerCell?: (epoch: number, id: string) => { x: number; y: number } | null;
   }
 }
 window.explorerGraph = () => graph.drawn();
+window.explorerCell = (epoch, id) => matrix.cellCentre(epoch, id);
 
-$('reset').addEventListener('click', () => void replace().catch(fail));
+$('reset').addEventListener('click', () => {
+  graphWhole = false;
+  void load(RMDX_SESSION, BUNDLED, []).catch(fail);
+});
 $<HTMLInputElement>('file').addEventListener('change', (e) => {
   const file = (e.target as HTMLInputElement).files?.[0];
   if (file) void loadFile(file);
 });
-document.addEventListener('dragover', (e) => e.preventDefault());
+const overlay = $('drop-overlay');
+document.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  overlay.hidden = false;
+});
+document.addEventListener('dragleave', (e) => {
+  if (e.relatedTarget === null) overlay.hidden = true;
+});
 document.addEventListener('drop', (e) => {
   e.preventDefault();
+  overlay.hidden = true;
   const file = e.dataTransfer?.files[0];
   if (file) void loadFile(file);
 });
@@ -417,4 +873,4 @@ function fail(e: unknown): void {
   setState('error', `⚠ ${(e as Error).message}`);
 }
 
-start().catch(fail);
+load(null, BUNDLED, []).catch(fail);

@@ -1,5 +1,8 @@
 import type { RetrievalResult, RetrievedEvidence } from '../../src/entries/browser.js';
 import { $, h, where } from './dom.js';
+import { snippet } from './view-model.js';
+
+type Select = (id: string) => void;
 
 type Channel = keyof RetrievedEvidence['channels'];
 /**
@@ -14,7 +17,7 @@ const SHOWN = 6;
 /** Channel scores live on different scales (BM25 is unbounded), so each bar is relative to its channel's best. */
 type ChannelBest = Record<Channel, number>;
 
-function evidenceView(e: RetrievedEvidence, best: ChannelBest): HTMLElement {
+function evidenceView(e: RetrievedEvidence, best: ChannelBest, query: string, onSelect: Select): HTMLElement {
   const bars = h(
     'div',
     { class: 'channels' },
@@ -32,31 +35,48 @@ function evidenceView(e: RetrievedEvidence, best: ChannelBest): HTMLElement {
       ),
     ),
   );
+  const link = h('button', { type: 'button', class: 'link', 'data-id': e.id, title: 'Select this record' }, e.id);
+  link.addEventListener('click', () => onSelect(e.id));
   return h(
     'li',
     {},
-    h('div', {}, h('b', {}, e.score.toFixed(3)), ' ', h('span', { class: 'kind' }, e.kind), ' ', h('code', {}, e.id)),
-    h('div', { class: 'where' }, where(e)),
+    h(
+      'div',
+      {},
+      h('b', {}, e.score.toFixed(3)),
+      ' ',
+      h('span', { class: 'kind' }, e.kind),
+      ' ',
+      link,
+      ' ',
+      h('span', { class: 'where' }, where(e)),
+      h('span', { class: 'muted' }, ` · ${e.tokens} tok`),
+    ),
+    e.body ? h('pre', { class: 'snippet' }, snippet(e.body, query)) : '',
     bars,
   );
 }
 
 /** A ranked list: the first few, then the rest behind a toggle. */
-function rankedList(list: readonly RetrievedEvidence[]): HTMLElement {
+function rankedList(list: readonly RetrievedEvidence[], query: string, onSelect: Select): HTMLElement {
   const best = Object.fromEntries(
     CHANNELS.map((c) => [c, Math.max(0, ...list.map((e) => e.channels[c]))]),
   ) as ChannelBest;
-  const top = h('ol', { class: 'evidence' }, ...list.slice(0, SHOWN).map((e) => evidenceView(e, best)));
+  const top = h(
+    'ol',
+    { class: 'evidence' },
+    ...list.slice(0, SHOWN).map((e) => evidenceView(e, best, query, onSelect)),
+  );
   if (list.length <= SHOWN) return top;
   const rest = h(
     'ol',
     { class: 'evidence', start: String(SHOWN + 1) },
-    ...list.slice(SHOWN).map((e) => evidenceView(e, best)),
+    ...list.slice(SHOWN).map((e) => evidenceView(e, best, query, onSelect)),
   );
   return h('div', {}, top, h('details', {}, h('summary', {}, `${list.length - SHOWN} more`), rest));
 }
 
-export function drawRetrieval(result: RetrievalResult | null, query: string, epoch: number): void {
+export function drawRetrieval(result: RetrievalResult | null, query: string, epoch: number, onSelect: Select): void {
   const box = $('retrieval');
   if (!result) {
     box.replaceChildren();
@@ -68,11 +88,11 @@ export function drawRetrieval(result: RetrievalResult | null, query: string, epo
     h(
       'p',
       { class: `verdict ${result.status}` },
-      `“${query}” at epoch ${epoch}: ${verdict} (support ${result.support.toFixed(2)} ${sign} ${result.threshold})`,
+      `“${query}” at step ${epoch}: ${verdict} (support ${result.support.toFixed(2)} ${sign} ${result.threshold})`,
     ),
   ];
   if (result.status === 'supported') {
-    parts.push(rankedList(result.evidence));
+    parts.push(rankedList(result.evidence, query, onSelect));
   } else {
     parts.push(
       h('h3', {}, 'Missing evidence'),
@@ -89,7 +109,8 @@ export function drawRetrieval(result: RetrievalResult | null, query: string, epo
         ),
       ),
     );
-    if (result.partial.length > 0) parts.push(h('h3', {}, 'Best partial support'), rankedList(result.partial));
+    if (result.partial.length > 0)
+      parts.push(h('h3', {}, 'Best partial support'), rankedList(result.partial, query, onSelect));
   }
   if (result.contradictions.length > 0)
     parts.push(

@@ -12,11 +12,13 @@ export const SPARQL_EXAMPLES: ReadonlyArray<{ label: string; query: string }> = 
 } ORDER BY ?claim ?evidence`,
   },
   {
-    label: 'superseded entities',
-    query: `${PREFIXES}SELECT ?entity ?reason ?epoch ?by WHERE {
-  ?entity prov:wasInvalidatedBy ?commit ; cl:invalidationReason ?reason ; cl:validTo ?epoch .
-  OPTIONAL { ?entity cl:supersededBy ?by }
-} ORDER BY ?epoch ?entity`,
+    // Every closed record has cl:closedBy; PROV's wasInvalidatedBy is for entities only, so
+    // superseded verifier outcomes and actions (activities) would be missing from it.
+    label: 'superseded records',
+    query: `${PREFIXES}SELECT ?record ?reason ?epoch ?by WHERE {
+  ?record cl:closedBy ?commit ; cl:invalidationReason ?reason ; cl:validTo ?epoch .
+  OPTIONAL { ?record cl:supersededBy ?by }
+} ORDER BY ?epoch ?record`,
   },
   {
     label: 'what each activity generated',

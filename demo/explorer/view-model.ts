@@ -18,9 +18,13 @@ export interface GraphNode {
   state: NodeState;
   reason: string;
   tier?: number;
-  /** Column (kind lane) and row (order within the lane) of the preset layout. */
+  /** Step (epoch) that recorded it. */
+  step: number;
+  /** Column (kind lane), row (the step's place among the steps drawn: a step's action, call and
+   * result share one row) and slot (order within its lane and row) of the preset layout. */
   lane: number;
   row: number;
+  slot: number;
 }
 
 export interface GraphEdge {
@@ -28,6 +32,8 @@ export interface GraphEdge {
   source: string;
   target: string;
   kind: string;
+  /** An edge of a task: the task links to nearly everything, so these are drawn only on demand. */
+  hub?: boolean;
 }
 
 /** Lanes left to right: what was asked and believed, then what was done and what it made. */
@@ -49,47 +55,75 @@ const stateOf = (e: ExplanationRecord): NodeState =>
 
 /**
  * The closure at the epoch: every node the materializer considered (its explanation), drawn in
- * kind lanes ordered by recording order, with the edges among them and the supersession links
- * (the `supersedes` edges, plus a link from whatever closed a superseded node).
+ * kind lanes with one row per step (time flows down), with the edges among them and the
+ * supersession links (the `supersedes` edges, plus a link from whatever closed a superseded
+ * node). `lanes` names the lanes drawn, left to right.
  */
 export function closureGraph(
   explanation: readonly ExplanationRecord[],
   source: RdfSource,
-): { nodes: GraphNode[]; edges: GraphEdge[] } {
+): { nodes: GraphNode[]; edges: GraphEdge[]; lanes: NodeKind[] } {
   const records = new Map<string, NodeRecord>();
   for (const n of [...source.nodes, ...source.superseded]) records.set(n.id, n);
   const placed = explanation
     .map((e) => ({ e, rec: records.get(e.id) }))
     .filter((x): x is { e: ExplanationRecord; rec: NodeRecord } => x.rec !== undefined)
-    .sort((a, b) => a.rec.tx - b.rec.tx || naturalCompare(a.e.id, b.e.id));
-  // Only lanes with a node in them take space: the graph stays as wide as it needs.
-  const used = LANES.filter((k) => placed.some((p) => p.rec.kind === k));
-  const rows = new Map<NodeKind, number>();
+    .sort((a, b) => a.rec.validFrom - b.rec.validFrom || a.rec.tx - b.rec.tx || naturalCompare(a.e.id, b.e.id));
+  // Only lanes and steps with a node in them take space: the graph stays as small as it can.
+  const lanes = LANES.filter((k) => placed.some((p) => p.rec.kind === k));
+  const steps = [...new Set(placed.map((p) => p.rec.validFrom))];
+  const rowOf = new Map(steps.map((s, i) => [s, i]));
+  const slots = new Map<string, number>();
   const nodes: GraphNode[] = placed.map(({ e, rec }) => {
-    const row = rows.get(rec.kind) ?? 0;
-    rows.set(rec.kind, row + 1);
+    const lane = Math.max(0, lanes.indexOf(rec.kind));
+    const row = rowOf.get(rec.validFrom) ?? 0;
+    const cell = `${lane}:${row}`;
+    const slot = slots.get(cell) ?? 0;
+    slots.set(cell, slot + 1);
     return {
       id: e.id,
       kind: rec.kind,
       state: stateOf(e),
       reason: e.reason,
       ...(e.tier === undefined ? {} : { tier: e.tier }),
-      lane: Math.max(0, used.indexOf(rec.kind)),
+      step: rec.validFrom,
+      lane,
       row,
+      slot,
     };
   });
-  const ids = new Set(nodes.map((n) => n.id));
+  const kinds = new Map(nodes.map((n) => [n.id, n.kind]));
   const edges: GraphEdge[] = [];
   const seen = new Set<string>();
   const link = (source: string, target: string, kind: string): void => {
     const id = `${kind}:${source}->${target}`;
-    if (!ids.has(source) || !ids.has(target) || seen.has(id)) return;
+    if (!kinds.has(source) || !kinds.has(target) || seen.has(id)) return;
     seen.add(id);
-    edges.push({ id, source, target, kind });
+    const hub = kinds.get(source) === 'task' || kinds.get(target) === 'task';
+    edges.push({ id, source, target, kind, ...(hub ? { hub: true } : {}) });
   };
   for (const e of source.edges) link(e.from, e.to, e.kind);
   for (const s of source.superseded) if (s.supersededBy) link(s.supersededBy, s.id, 'supersedes');
-  return { nodes, edges };
+  return { nodes, edges, lanes };
+}
+
+/** The selection and its direct neighbours (task links included), for the neighbourhood mode. */
+export function neighbourhood(
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  centre: string,
+): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const keep = new Set([centre]);
+  for (const e of edges) {
+    if (e.source === centre) keep.add(e.target);
+    if (e.target === centre) keep.add(e.source);
+  }
+  return {
+    nodes: nodes.filter((n) => keep.has(n.id)),
+    edges: edges.filter(
+      (e) => keep.has(e.source) && keep.has(e.target) && (e.source === centre || e.target === centre),
+    ),
+  };
 }
 
 export interface BudgetSegment {
@@ -221,4 +255,41 @@ export function filterRows(
       (side === 'all' || (side === 'in') === r.included) &&
       (needle === '' || `${r.id} ${tierName(r.tier)} ${r.reason}`.toLowerCase().includes(needle)),
   );
+}
+
+/** What a step list row says: the step's action (its first line, or its command), by epoch. */
+export function stepLabels(records: readonly NodeRecord[], lastEpoch: number): string[] {
+  const labels: string[] = Array.from({ length: lastEpoch + 1 }, () => '');
+  const firstLine = (text: string | undefined) =>
+    (text ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0 && !/^(THOUGHT|DISCUSSION|```)/i.test(l)) ?? '';
+  const byTx = [...records].sort((a, b) => a.tx - b.tx || naturalCompare(a.id, b.id));
+  for (const kind of ['tool_call', 'action', 'task', 'message', 'claim'] as const)
+    for (const n of byTx) {
+      const at = n.validFrom;
+      if (n.kind !== kind || at > lastEpoch || labels[at]) continue;
+      const line = firstLine(n.body);
+      if (line) labels[at] = kind === 'tool_call' ? `$ ${line}` : line;
+    }
+  return labels.map((l, e) => l || (e === 0 ? 'start' : '(no action recorded)'));
+}
+
+/**
+ * A retrieved body's text around the first query word it contains (at most `max` characters), so a hit can be judged without opening it.
+ */
+export function snippet(body: string, query: string, max = 240): string {
+  const words = query
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_./-]+/u)
+    .filter((w) => w.length >= 3);
+  const lower = body.toLowerCase();
+  const hits = words.map((w) => lower.indexOf(w)).filter((i) => i >= 0);
+  const at = hits.length > 0 ? Math.min(...hits) : 0;
+  // Start at the line holding the hit when it is near, else a third of the window before it.
+  const lineStart = body.lastIndexOf('\n', at) + 1;
+  const start = at - lineStart <= max / 3 ? lineStart : at - Math.floor(max / 3);
+  const text = body.slice(start, start + max);
+  return `${start > 0 ? '…' : ''}${text}${start + max < body.length ? '…' : ''}`;
 }

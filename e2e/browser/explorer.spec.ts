@@ -1,192 +1,262 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import type { DrawnGraph } from '../../demo/explorer/graph-view.js';
 import { EXPLORER_ORIGIN } from './pages.js';
 
-const FIXTURE = fileURLToPath(new URL('../../test/fixtures/transcripts/mini-swe-agent.traj.json', import.meta.url));
-/** A user's clone has no ../shared: the shared-trajectory test skips there. */
-const SHARED = fileURLToPath(new URL('../../../shared/data/trajectories/swe-agent-demos/', import.meta.url));
+/**
+ * The trace explorer driven as a person would, at 1440×900: every assertion is about what the
+ * page shows. Screenshots of each state land in test-results/e2e/<test>/.
+ */
+
+/** A real shared trajectory of 436 records (MIT, see e2e/fixtures/README.md). */
+const TRAJECTORY = fileURLToPath(new URL('../fixtures/sympy__sympy-13031.traj.json', import.meta.url));
+const SMALL = fileURLToPath(new URL('../../test/fixtures/transcripts/mini-swe-agent.traj.json', import.meta.url));
 
 declare global {
   interface Window {
     explorerGraph?: () => DrawnGraph;
+    explorerCell?: (epoch: number, id: string) => { x: number; y: number } | null;
   }
 }
 
+test.use({ viewport: { width: 1440, height: 900 } });
+
 const ready = (page: Page) => expect(page.locator('body')).toHaveAttribute('data-state', 'ready', { timeout: 120_000 });
-const graphOf = (page: Page) => page.evaluate(() => window.explorerGraph?.() as DrawnGraph);
-const count = (g: DrawnGraph, state: string) => g.nodes.filter((n) => n.state === state).length;
-/** `N items · T of B tokens · epoch E` */
-async function summary(page: Page) {
-  const text = (await page.locator('#ws-summary').textContent()) ?? '';
-  const m = /(\d+) items · (\d+) of (\d+) tokens · epoch (\d+)/.exec(text);
-  if (!m) throw new Error(`unexpected summary: ${text}`);
-  return { items: Number(m[1]), tokens: Number(m[2]), budget: Number(m[3]), epoch: Number(m[4]) };
-}
-async function budgetBar(page: Page) {
-  return page.locator('#budget-bar .segment').evaluateAll((els) =>
-    els.map((e) => ({
-      tier: (e as HTMLElement).dataset.tier ?? '',
-      tokens: Number((e as HTMLElement).dataset.tokens),
-    })),
+const tab = (page: Page, name: string) => page.getByRole('tab', { name }).click();
+const shot = (page: Page, path: string) => page.screenshot({ path });
+
+/** Drops a file on the drop zone the way a browser delivers it (a DataTransfer with a File). */
+async function dropFile(page: Page, path: string, name: string): Promise<void> {
+  const b64 = readFileSync(path).toString('base64');
+  const data = await page.evaluateHandle(
+    ({ b64, name }) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], name, { type: 'application/json' }));
+      return dt;
+    },
+    { b64, name },
   );
-}
-/** Graph, budget bar and explanation agree with the working set the page reports. */
-async function expectConsistent(page: Page) {
-  const s = await summary(page);
-  const g = await graphOf(page);
-  expect(count(g, 'included')).toBe(s.items);
-  const bar = await budgetBar(page);
-  const used = bar.filter((b) => b.tier !== 'free').reduce((sum, b) => sum + b.tokens, 0);
-  expect(used).toBe(s.tokens);
-  expect(bar.find((b) => b.tier === 'free')?.tokens).toBe(s.budget - s.tokens);
-  await page.locator('#explanation-filter').fill('');
-  await page.locator('#explanation-side').selectOption('all');
-  const out = await page.locator('#explanation-rows tr.out td:nth-child(2)').allTextContents();
-  const notIncluded = g.nodes.filter((n) => n.state !== 'included').map((n) => n.id);
-  expect([...notIncluded].sort()).toEqual([...out].sort());
-  return { s, g, bar };
+  await page.locator('#drop-zone').dispatchEvent('dragover', { dataTransfer: data });
+  await expect(page.locator('#drop-overlay')).toBeVisible();
+  await page.locator('#drop-zone').dispatchEvent('drop', { dataTransfer: data });
 }
 
-test('the explorer: graph, timeline, budget bar, messages, SPARQL, filter on the bundled session', async ({
+/** The page never grows past the viewport: every panel scrolls inside it. */
+async function expectViewportHigh(page: Page): Promise<void> {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(height).toBeLessThanOrEqual(900);
+}
+
+test('the bundled session: the conversation at a step, presets, scrubbing, SPARQL and a reload', async ({
   page,
 }, info) => {
   await page.goto(`${EXPLORER_ORIGIN}/`);
   await ready(page);
-  await expect(page.locator('#status')).toContainText('committed 12 transactions · OPFS');
-  let { s, g } = await expectConsistent(page);
-  expect(s).toMatchObject({ budget: 1000, epoch: 11 });
-  // At the last epoch the session has revised files and recorded one contradiction.
-  expect(count(g, 'superseded')).toBeGreaterThan(0);
-  expect(g.edges.some((e) => e.kind === 'contradicts')).toBe(true);
-  expect(g.edges.some((e) => e.kind === 'supersedes')).toBe(true);
-  await expect(page.locator('#timeline-strip .tick')).toHaveCount(12);
-  await expect(page.locator('#timeline-strip .m.supersession').first()).toBeVisible();
-  await page.screenshot({ path: info.outputPath('explorer-epoch-11.png'), fullPage: true });
+  await expect(page.locator('#source')).toContainText('bundled session');
+  // The default view is the conversation: role-labelled messages with labelled parts.
+  await expect(page.getByRole('tab', { name: 'Conversation' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('#conversation .msg header').first()).toContainText('user');
+  await expect(page.locator('#conversation .msg.assistant').first()).toBeVisible();
+  // Each part names its item, tier and tokens.
+  await expect(page.locator('#conversation .part-label').first()).toHaveText(/^\S+ \w+ · [a-z-]+ · \d+ tok/);
+  await expect(page.locator('#conversation .part-label[data-id="task:rmdx"]')).toHaveText(
+    /task:rmdx task · steering-and-tasks · \d+ tok/,
+  );
+  // The step list is numbered, one row per step.
+  await expect(page.locator('#steps li')).toHaveCount(12);
+  await expect(page.locator('#steps li').nth(5).locator('.n')).toHaveText('5');
+  await expect(page.locator('#steps li.current .n')).toHaveText('11');
+  await expectViewportHigh(page);
+  await shot(page, info.outputPath('bundled-conversation.png'));
 
-  // A tighter budget leaves nodes out: drawn dashed, listed as out, and the bar still adds up.
+  // A preset budget: the budget bar and the summary follow it.
+  await page.getByRole('button', { name: '4k', exact: true }).click();
+  await ready(page);
+  await expect(page.locator('#ws-summary')).toContainText('of 4000 tokens');
+  await expect(page.getByRole('button', { name: '4k', exact: true })).toHaveAttribute('aria-pressed', 'true');
+
+  // A small budget leaves records out: grey stubs say how big they are, their rank and the room.
   await page.locator('#budget').fill('300');
+  await page.locator('#budget').press('Enter');
   await ready(page);
-  ({ s, g } = await expectConsistent(page));
-  expect(s.budget).toBe(300);
-  expect(count(g, 'excluded')).toBeGreaterThan(0);
+  await expect(page.locator('#ws-summary')).toContainText('of 300 tokens');
+  const stub = page.locator('#conversation .stub').first();
+  await expect(stub).toHaveText(/^✗ \S+ · \d+ tok( · rank \d+ of \d+)? · needs \d+, \d+ free$/);
 
-  // Scrub the timeline to epoch 5: the diff names what entered and left since epoch 4.
-  await page.locator('#timeline-strip .tick[data-epoch="5"]').click();
+  // Clicking a step in the list moves to it; the step's diff names what entered.
+  await page.locator('#steps li[data-epoch="5"]').click();
   await ready(page);
-  await expect(page.locator('#epoch-value')).toHaveText('5 of 11');
-  ({ s, g } = await expectConsistent(page));
-  expect(s.epoch).toBe(5);
-  await expect(page.locator('#diff')).toContainText('since epoch 4');
-  const entered = await page.locator('#diff code.entered').allTextContents();
-  const included = new Set(g.nodes.filter((n) => n.state === 'included').map((n) => n.id));
-  for (const id of entered) expect(included.has(id)).toBe(true);
-  // Nothing is superseded yet at epoch 5.
-  expect(count(g, 'superseded')).toBe(0);
-  // Drag across the strip back to the end.
-  const strip = await page.locator('#timeline-strip').boundingBox();
-  if (!strip) throw new Error('no timeline strip');
-  await page.mouse.move(strip.x + strip.width * 0.45, strip.y + strip.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(strip.x + strip.width - 3, strip.y + strip.height / 2, { steps: 6 });
-  await page.mouse.up();
+  await expect(page.locator('#epoch-value')).toHaveText('step 5 of 11');
+  await expect(page.locator('#steps li.current .n')).toHaveText('5');
+  await shot(page, info.outputPath('bundled-step-5.png'));
+
+  // SPARQL: the superseded-records query lists as many rows as the graph's legend counts.
+  await page.locator('#steps li[data-epoch="11"]').click();
   await ready(page);
-  await expect(page.locator('#epoch-value')).toHaveText('11 of 11');
-
-  // Click a node on the canvas: its body and explanation appear.
-  g = await graphOf(page);
-  const node = g.nodes.find((n) => n.kind === 'claim') ?? g.nodes[0];
-  if (!node) throw new Error('empty graph');
-  const canvas = await page.locator('#graph-canvas').boundingBox();
-  if (!canvas) throw new Error('no canvas');
-  await page.mouse.click(canvas.x + node.x, canvas.y + node.y);
-  await expect(page.locator('#node-details')).toContainText(node.id);
-  await expect(page.locator('#node-details .why')).toContainText(node.state === 'included' ? 'In:' : 'Out:');
-  await page.screenshot({ path: info.outputPath('explorer-node.png'), fullPage: true });
-
-  // The explanation filter, and ids in natural order (act:2 before act:10).
-  await page.locator('#explanation-filter').fill('budget');
-  const reasons = await page.locator('#explanation-rows td:nth-child(4)').allTextContents();
-  expect(reasons.length).toBeGreaterThan(0);
-  for (const r of reasons) expect(r).toContain('budget');
-  await page.locator('#explanation-filter').fill('');
-  await page.locator('#explanation-side').selectOption('out');
-  const outIds = await page.locator('#explanation-rows td:nth-child(2)').allTextContents();
-  const natural = [...outIds].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  expect(outIds).toEqual(natural);
-
-  // The rendered messages, in both shapes (at 1000 tokens the working set holds tool calls).
-  await page.locator('#budget').fill('1000');
+  await tab(page, 'Graph');
+  const superseded = Number(await page.locator('#graph-legend').getAttribute('data-superseded'));
+  expect(superseded).toBeGreaterThan(0);
+  await tab(page, 'SPARQL');
+  await page.getByRole('button', { name: 'superseded records' }).click();
   await ready(page);
-  await page.getByRole('tab', { name: 'Messages' }).click();
-  await expect(page.locator('#messages')).toContainText('"tool_calls"');
-  await page.locator('#shape').selectOption('anthropic');
-  await expect(page.locator('#messages')).toContainText('"tool_use"');
-
-  // SPARQL over the RDF view: the default query lists claims with valid support.
-  await page.getByRole('tab', { name: 'SPARQL' }).click();
-  await page.locator('#sparql-run').click();
-  await ready(page);
-  await expect(page.locator('#sparql-summary')).toContainText('rows at epoch 11');
-  await expect(page.locator('#sparql-results tbody tr').first()).toContainText('claim');
+  await expect(page.locator('#sparql-summary')).toContainText(`${superseded} rows at epoch 11`);
   await page.locator('#sparql-query').fill('SELECT ?x WHERE { ?x');
   await page.locator('#sparql-run').click();
   await ready(page);
   await expect(page.locator('#sparql-results')).toContainText('INVALID_QUERY');
 
-  // Retrieval, with example queries derived from the trace.
-  await expect(page.locator('#examples .chip')).not.toHaveCount(0);
-  await page.locator('#examples .chip').first().click();
+  // The request as sent, in both shapes.
+  await page.getByRole('button', { name: '4k', exact: true }).click();
   await ready(page);
-  await expect(page.locator('#retrieval .verdict')).toContainText('RmdxMotor.read status 2');
-  // Every channel the library scores has its bar, the temporal one included.
-  await expect(page.locator('#retrieval .evidence li').first().locator('.channel')).toHaveText([
-    /^exact/,
-    /^lexical/,
-    /^vector/,
-    /^graph/,
-    /^temporal/,
-  ]);
+  await tab(page, 'Request JSON');
+  await expect(page.locator('#messages')).toContainText('"tool_calls"');
+  await page.locator('#shape').selectOption('anthropic');
+  await expect(page.locator('#messages')).toContainText('"tool_use"');
 
-  // Stored in OPFS: a reload restores instead of committing again; a dropped transcript replaces it.
+  // Stored: a reload restores the ledger instead of committing again.
+  await expect(page.locator('#status')).toContainText('saved (OPFS)');
   await page.reload();
   await ready(page);
-  await expect(page.locator('#status')).toContainText('restored 12 transactions · OPFS');
-  await page.locator('#file').setInputFiles(FIXTURE);
-  await ready(page);
-  await expect(page.locator('#source')).toContainText('mini-swe-agent.traj.json (mini-swe-agent');
-  await expectConsistent(page);
+  await expect(page.locator('#status')).toContainText('restored 12 transactions from OPFS');
+  await expect(page.locator('#source')).toContainText('bundled session');
 });
 
-test('a shared SWE-agent trajectory: detected, drawn, scrubbed', async ({ page }, info) => {
-  test.skip(!existsSync(SHARED), 'no ../shared/data (a user clone): the shared trajectory is not there');
-  // The smallest .traj keeps the test short.
-  const file = readdirSync(SHARED)
-    .filter((f) => f.endsWith('.traj'))
-    .map((f) => `${SHARED}${f}`)
-    .sort((a, b) => statSync(a).size - statSync(b).size)[0];
-  if (!file) throw new Error('no .traj in the shared data');
+test('a real 436-record trajectory: drop it, read step N, see why a record is out, matrix, cost, graph, retrieve', async ({
+  page,
+}, info) => {
+  // Every step's working set is computed in the background for the matrix and the cost chart:
+  // about a minute on two idle cores, several on a loaded machine.
+  test.setTimeout(600_000);
   await page.goto(`${EXPLORER_ORIGIN}/`);
   await ready(page);
-  const bundledExamples = await page.locator('#examples .chip').allTextContents();
-  await page.locator('#file').setInputFiles(file);
+
+  // Drop the file on the page: it loads, and says how long loading and drawing took.
+  await dropFile(page, TRAJECTORY, 'sympy__sympy-13031.traj.json');
+  await expect(page.locator('#source')).toContainText('sympy__sympy-13031.traj.json (mini-swe-agent: 115 steps');
   await ready(page);
-  await expect(page.locator('#source')).toContainText('(swe-agent:');
-  const { s, g } = await expectConsistent(page);
-  expect(g.nodes.length).toBeGreaterThan(s.items - 1);
-  expect(g.nodes.some((n) => n.kind === 'tool_call')).toBe(true);
-  // Example queries now come from this trace, not the bundled session.
-  const examples = await page.locator('#examples .chip').allTextContents();
-  expect(examples.length).toBeGreaterThan(0);
-  expect(examples).not.toEqual(bundledExamples);
-  const ticks = await page.locator('#timeline-strip .tick').count();
-  expect(ticks).toBeGreaterThan(2);
-  const middle = Math.floor(ticks / 2);
-  await page.locator(`#timeline-strip .tick[data-epoch="${middle}"]`).click();
+  await expect(page.locator('#status')).toContainText('436 records · loaded and drawn in');
+  info.annotations.push({ type: 'load', description: (await page.locator('#status').textContent()) ?? '' });
+  // The budget defaults from the trace (not 1,000 for every trace), and is one of the presets.
+  await expect(page.locator('[aria-pressed="true"]')).toHaveText('8k');
+  await expect(page.locator('#steps li')).toHaveCount(116);
+  // The adapter's warnings are listed, each linking to its step.
+  await expect(page.locator('#warnings')).toHaveText('⚠ 2 adapter warnings');
+  await expect(page.locator('#warning-list li')).toHaveCount(2);
+  await expect(page.locator('#warning-list li').first()).toContainText('step 103: format error');
+  await expectViewportHigh(page);
+  await shot(page, info.outputPath('trajectory-loaded.png'));
+
+  // Select step 60 in the list and read the conversation: commands and outputs keep their lines.
+  await page.locator('#steps li[data-epoch="60"]').click();
   await ready(page);
-  const at = await expectConsistent(page);
-  expect(at.s.epoch).toBe(middle);
-  await expect(page.locator('#diff')).toContainText(`since epoch ${middle - 1}`);
-  await page.screenshot({ path: info.outputPath('explorer-swe-agent.png'), fullPage: true });
+  await expect(page.locator('#epoch-value')).toHaveText('step 60 of 115');
+  const toolOutput = page.locator('#conversation .block.tool_result pre.code').first();
+  await expect(toolOutput).toBeVisible();
+  expect(((await toolOutput.textContent()) ?? '').split('\n').length).toBeGreaterThan(1);
+  await expect(page.locator('#conversation')).not.toContainText('\\n');
+  const call = page.locator('#conversation .block.tool_use').first();
+  await expect(call.locator('.block-kind')).toHaveText(/tool call: /);
+  await expect(call.locator('.part-label')).toHaveText(/call:\d+ tool_call · \S+ · \d+ tok/);
+  await shot(page, info.outputPath('trajectory-step-60.png'));
+
+  // Click a record the budget left out: the drawer, on screen, says why, with size and room.
+  const stub = page.locator('#conversation .stub').first();
+  await expect(stub).toHaveText(/^✗ \S+ · \d+ tok · rank \d+ of \d+ · needs \d+, \d+ free$/);
+  const stubId = ((await stub.textContent()) ?? '').split(' ')[1] ?? '';
+  await stub.click();
+  const drawer = page.locator('#node-details');
+  await expect(drawer.locator('.title code')).toHaveText(stubId);
+  await expect(drawer.locator('.why')).toHaveText(/^Out: budget \(.+\) — tier \d .* · rank \d+ of \d+ in its tier/);
+  await expect(drawer.locator('.why')).toContainText('free');
+  // The reason names its tier once (no "budget (recent history) (recent-history)").
+  const why = (await drawer.locator('.why').textContent()) ?? '';
+  expect(why).not.toMatch(/\(([a-z ]+)\) \(\1\)/);
+  expect(why).not.toMatch(/\(recent history\) \(recent-history\)/);
+  const box = await drawer.boundingBox();
+  expect(box && box.y + 40).toBeLessThan(900);
+  // Selected everywhere: the stub is marked, and the explanation table's row too.
+  await expect(page.locator(`#conversation .stub.selected[data-id="${stubId}"]`)).toBeVisible();
+  await tab(page, 'Why in, why out');
+  await expect(page.locator(`#explanation-rows .vrow.selected[data-id="${stubId}"]`)).toBeVisible();
+  // The table is virtualised: it holds every row but draws only the rows in view.
+  const [shownRows, total] = await Promise.all([
+    page.locator('#explanation-rows .vrow').count(),
+    page.locator('#explanation-count').textContent(),
+  ]);
+  const all = Number(/of (\d+) rows/.exec(total ?? '')?.[1]);
+  expect(all).toBeGreaterThan(shownRows);
+  await expectViewportHigh(page);
+  await shot(page, info.outputPath('trajectory-why-out.png'));
+
+  // The presence matrix: computed for every step, and a click sets both the step and the record.
+  await tab(page, 'Presence');
+  await expect(page.locator('body')).toHaveAttribute('data-sweep', 'done', { timeout: 240_000 });
+  await expect(page.locator('#matrix-summary')).toContainText('436 records × 116 steps');
+  const canvas = await page.locator('#matrix').boundingBox();
+  expect(canvas && canvas.y + canvas.height).toBeLessThanOrEqual(900);
+  const cell = await page.evaluate(() => window.explorerCell?.(90, 'act:80'));
+  if (!cell || !canvas) throw new Error('no matrix cell for act:80 at step 90');
+  await page.mouse.click(canvas.x + cell.x, canvas.y + cell.y);
+  await ready(page);
+  await expect(page.locator('#epoch-value')).toHaveText('step 90 of 115');
+  await expect(page.locator('#node-details .title code')).toHaveText('act:80');
+  await shot(page, info.outputPath('trajectory-presence.png'));
+
+  // What each request cost: totals against a recency window, a bar per step.
+  await tab(page, 'Cost');
+  await expect(page.locator('#cost-summary')).toContainText('116 of 116 steps computed');
+  await expect(page.locator('#cost-summary .total.ledger')).toHaveText(/ledger working sets: [\d,]+ token-equivalents/);
+  await expect(page.locator('#cost-summary .total.window')).toHaveText(/recency window .*: [\d,]+ token-equivalents/);
+  await expect(page.locator('#cost-ratio')).toHaveText(/costs \d+\.\d\d× the recency window's/);
+  await expect(page.locator('#cost-chart .col')).toHaveCount(116);
+  await expect(page.locator('#cost-chart .col i.cached').first()).toBeAttached();
+  await shot(page, info.outputPath('trajectory-cost.png'));
+
+  // The graph: above 200 nodes it shows the selection's neighbourhood, with lane headers.
+  await tab(page, 'Graph');
+  await expect(page.locator('#graph-notice')).toContainText("showing the selection's neighbourhood");
+  await expect(page.locator('#lane-headers span').first()).toBeVisible();
+  let g = (await page.evaluate(() => window.explorerGraph?.())) as DrawnGraph;
+  expect(g.nodes.some((n) => n.id === 'act:80')).toBe(true);
+  expect(g.nodes.length).toBeLessThan(30);
+  // Zoom in, scrub to another step: the zoom stays.
+  const graphBox = await page.locator('#graph-canvas').boundingBox();
+  if (!graphBox) throw new Error('no graph canvas');
+  await page.mouse.move(graphBox.x + graphBox.width / 2, graphBox.y + graphBox.height / 2);
+  await page.mouse.wheel(0, -400);
+  const zoomed = ((await page.evaluate(() => window.explorerGraph?.())) as DrawnGraph).zoom;
+  await page.locator('#steps li[data-epoch="91"]').click();
+  await ready(page);
+  g = (await page.evaluate(() => window.explorerGraph?.())) as DrawnGraph;
+  expect(g.zoom).toBeCloseTo(zoomed, 5);
+  await shot(page, info.outputPath('trajectory-graph.png'));
+
+  // Retrieve: results with a snippet of their text, and a link that selects the record.
+  await tab(page, 'Retrieve');
+  await page.locator('#query').fill('hstack zero rows sparse matrix');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await ready(page);
+  await expect(page.locator('#retrieval .verdict')).toContainText('hstack zero rows sparse matrix');
+  const hit = page.locator('#retrieval .evidence li').first();
+  await expect(hit.locator('pre.snippet')).not.toBeEmpty();
+  const hitId = (await hit.locator('button.link').textContent()) ?? '';
+  await hit.locator('button.link').click();
+  await expect(page.locator('#node-details .title code')).toHaveText(hitId);
+  await shot(page, info.outputPath('trajectory-retrieve.png'));
+});
+
+test('a file chosen with the drop zone replaces the trace; a wrong file is refused', async ({ page }, info) => {
+  await page.goto(`${EXPLORER_ORIGIN}/`);
+  await ready(page);
+  await page.locator('#file').setInputFiles(SMALL);
+  await ready(page);
+  await expect(page.locator('#source')).toContainText('mini-swe-agent.traj.json (mini-swe-agent');
+  await expect(page.locator('#conversation .msg').first()).toBeVisible();
+  await page
+    .locator('#file')
+    .setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":1}') });
+  await expect(page.locator('#status')).toContainText('notes.json: not a transcript');
+  await shot(page, info.outputPath('wrong-file.png'));
 });

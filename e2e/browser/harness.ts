@@ -148,6 +148,38 @@ const harness = {
     }
   },
 
+  /**
+   * Two in-memory ledgers open at once, then a third after the first closes: each must see only
+   * its own transactions (they share the page's DuckDB instance, each in its own database).
+   * Resolves to each ledger's state and how long each open took.
+   */
+  async sideBySide(): Promise<{ a: LedgerState; b: LedgerState; c: LedgerState; openMs: number[] }> {
+    const openMs: number[] = [];
+    const timedOpen = async () => {
+      const started = performance.now();
+      const ledger = await lib.openLedger();
+      openMs.push(performance.now() - started);
+      return ledger;
+    };
+    const a = await timedOpen();
+    const b = await timedOpen();
+    try {
+      for (const tx of RMDX_SESSION.slice(0, 5)) await a.commit(tx);
+      for (const tx of RMDX_SESSION.slice(0, 2)) await b.commit(tx);
+      const stateA = await ledgerState(a, null);
+      await a.close();
+      const c = await timedOpen();
+      try {
+        await c.commit(RMDX_SESSION[0]!);
+        return { a: stateA, b: await ledgerState(b, null), c: await ledgerState(c, null), openMs };
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await b.close();
+    }
+  },
+
   /** Opens an in-memory ledger with the given options; resolves to how it failed, or code 'OK'. */
   async tryOpen(options: BrowserEntry.BrowserLedgerOptions): Promise<Failure> {
     const started = performance.now();

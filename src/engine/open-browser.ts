@@ -21,19 +21,66 @@ export interface BrowserEngineAssets {
 }
 
 /**
- * Opens an in-memory DuckDB-WASM database in a Web Worker (the async eh build), so queries never
- * block the page. Both assets are fetch-checked first and the start is bounded: a wrong URL
- * fails with ASSET_UNAVAILABLE naming the option instead of hanging.
+ * Opens an in-memory database on the page's DuckDB-WASM instance (the async eh build in a Web
+ * Worker, so queries never block the page): a database of its own, attached to one instance
+ * started on first use and kept for every later ledger with the same assets. Starting an
+ * instance downloads and compiles the 34 MB module and links it (seconds); `ATTACH ':memory:'`
+ * costs milliseconds, so a page that opens ledger after ledger (a viewer loading transcript
+ * after transcript) pays the start once. Closing a ledger detaches its database, which frees its
+ * tables; the instance lives as long as the page. Both assets are fetch-checked before the start
+ * and the start is bounded: a wrong URL fails with ASSET_UNAVAILABLE naming the option instead
+ * of hanging.
  */
 export async function openBrowserEngine(assets: BrowserEngineAssets): Promise<Engine> {
   const wasmUrl = absoluteUrl(assets.duckdbWasmUrl, 'assets.duckdbWasm');
   const workerUrl = absoluteUrl(assets.duckdbWorkerUrl, 'assets.duckdbWorker');
-  await Promise.all([checkWasm(wasmUrl, 'assets.duckdbWasm'), checkScript(workerUrl, 'assets.duckdbWorker')]);
+  const key = `${wasmUrl}\n${workerUrl}`;
+  let instance = instances.get(key);
+  if (!instance) {
+    instance = startInstance(wasmUrl, workerUrl);
+    instances.set(key, instance);
+    // A failed start, or a worker that dies later, is forgotten: the next open starts afresh.
+    instance.then(
+      (i) => i.failed.catch(() => instances.get(key) === instance && instances.delete(key)),
+      () => instances.delete(key),
+    );
+  }
+  const { db, admin, failed, plans } = await instance;
+  const name = `ledger_${++attached}`;
+  let conn: AsyncDuckDBConnection;
+  try {
+    await Promise.race([admin.query(`ATTACH ':memory:' AS ${name}`), failed]);
+    conn = await Promise.race([db.connect(), failed]);
+    await Promise.race([conn.query(`USE ${name}`), failed]);
+  } catch (cause) {
+    await admin.query(`DETACH DATABASE IF EXISTS ${name}`).catch(() => undefined);
+    throw new LedgerError('ENGINE_FAILED', { reason: errorText(cause) }, cause);
+  }
+  return wrapAsyncConnection(conn, failed, plans, () =>
+    admin.query(`DETACH DATABASE IF EXISTS ${name}`).then(() => undefined),
+  );
+}
 
+interface BrowserInstance {
+  db: AsyncDuckDB;
+  /** Runs the instance-wide statements (settings, ATTACH, DETACH). */
+  admin: AsyncDuckDBConnection;
+  /** Rejects when the worker fails. */
+  failed: Promise<never>;
+  /** Prepared plans of every ledger on the instance, capped together (they share its memory). */
+  plans: KeptPlans;
+}
+
+/** Started instances by asset URLs; one per page in practice. */
+const instances = new Map<string, Promise<BrowserInstance>>();
+/** Database names are never reused within a page (a detach may still be under way). */
+let attached = 0;
+
+async function startInstance(wasmUrl: string, workerUrl: string): Promise<BrowserInstance> {
+  await Promise.all([checkWasm(wasmUrl, 'assets.duckdbWasm'), checkScript(workerUrl, 'assets.duckdbWorker')]);
   const { worker, release } = startWorker(workerUrl);
   const failed = workerFailure(worker);
   const db = new AsyncDuckDB(new VoidLogger(), worker);
-  let conn: AsyncDuckDBConnection;
   try {
     const started = Promise.race([
       db.instantiate(wasmUrl),
@@ -51,9 +98,10 @@ export async function openBrowserEngine(assets: BrowserEngineAssets): Promise<En
       assetUnavailable('assets.duckdbWasm', wasmUrl, `DuckDB did not start within ${START_TIMEOUT_MS} ms`),
     );
     await db.open({ path: ':memory:', query: { castBigIntToDouble: false } });
-    conn = await db.connect();
+    const admin = await db.connect();
     // Before anything else: an extension autoload tries the network and never returns.
-    for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS]) await conn.query(sql);
+    for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS]) await admin.query(sql);
+    return { db, admin, failed, plans: new KeptPlans() };
   } catch (cause) {
     await db.terminate().catch(() => undefined);
     throw cause instanceof LedgerError
@@ -62,7 +110,6 @@ export async function openBrowserEngine(assets: BrowserEngineAssets): Promise<En
   } finally {
     release();
   }
-  return wrapAsyncConnection(conn, failed, () => db.terminate());
 }
 
 /** What the worker shim posts when a promise inside the worker rejects unhandled. */
@@ -112,7 +159,8 @@ function workerFailure(worker: Worker): Promise<never> {
 function wrapAsyncConnection(
   conn: AsyncDuckDBConnection,
   failed: Promise<never>,
-  terminate: () => Promise<void>,
+  plans: KeptPlans,
+  detach: () => Promise<void>,
 ): Engine {
   let closed = false;
   const guard = async <T>(fn: () => Promise<T>, sql: string): Promise<T> => {
@@ -124,8 +172,7 @@ function wrapAsyncConnection(
     }
   };
   return {
-    // This engine has a DuckDB instance of its own, so its plans are capped on their own.
-    plans: new KeptPlans(),
+    plans,
     query: (sql) => guard(() => conn.query(sql), sql),
     run: (sql) => guard(() => conn.query(sql).then(() => undefined), sql),
     // duckdb-wasm transfers the view's whole ArrayBuffer to the worker, detaching it here: a
@@ -139,7 +186,7 @@ function wrapAsyncConnection(
       if (closed) return;
       closed = true;
       await conn.close().catch(() => undefined);
-      await terminate();
+      await detach().catch(() => undefined);
     },
   };
 }

@@ -51,7 +51,7 @@ describe('context-ledger input checks', () => {
     expect([r.code, r.stderr]).toEqual([0, '']);
     const storage = await nodeDirectoryStorage(out);
     const ledger = await openLedger({ storage });
-    const ids = (await ledger.asOf(ledger.lastEpoch)).nodes.map((n) => n.id);
+    const ids = (await ledger.asOf()).nodes.map((n) => n.id);
     await ledger.close();
     expect(ids.some((id) => id.startsWith('runA/trajectory/'))).toBe(true);
     expect(ids.some((id) => id.startsWith('runB/trajectory/'))).toBe(true);
