@@ -13,6 +13,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./src/integrations/ai-sdk/index.ts', import.meta.url)),
       },
       {
+        find: /^context-ledger\/openai-agents$/,
+        replacement: fileURLToPath(new URL('./src/integrations/openai-agents/index.ts', import.meta.url)),
+      },
+      {
         find: /^context-ledger\/recorder$/,
         replacement: fileURLToPath(new URL('./src/recorder/index.ts', import.meta.url)),
       },

@@ -2,6 +2,7 @@ import { aiSdkTurns } from '../adapters/chat/ai-sdk.js';
 import { anthropicTurns } from '../adapters/chat/anthropic.js';
 import { type ChatTurn, chatTrace } from '../adapters/chat/chat-steps.js';
 import { openAITurn } from '../adapters/chat/openai.js';
+import { openAIAgentsTurns } from '../adapters/chat/openai-agents.js';
 import { isRecord, stableJson } from '../adapters/content.js';
 import type { AdapterOptions, AdapterStats } from '../adapters/types.js';
 import { LedgerError } from '../errors.js';
@@ -9,8 +10,9 @@ import { type Ledger, readLedger } from '../ledger/ledger.js';
 import type { Receipt, Transaction } from '../schema/types.js';
 import { fnv1aHex } from '../text/fnv1a.js';
 
-/** Message shapes a recorder reads: OpenAI chat, Anthropic messages, AI SDK `ModelMessage`s / prompts. */
-export type MessageFormat = 'openai' | 'anthropic' | 'ai-sdk';
+/** Message shapes a recorder reads: OpenAI chat, Anthropic messages, AI SDK `ModelMessage`s / prompts,
+ * OpenAI Agents SDK items (`AgentInputItem`). */
+export type MessageFormat = 'openai' | 'anthropic' | 'ai-sdk' | 'openai-agents';
 
 export interface RecorderOptions extends AdapterOptions {
   format: MessageFormat;
@@ -28,6 +30,7 @@ export interface RecordResult {
 
 const TURNS: Record<MessageFormat, (m: unknown) => ChatTurn[]> = {
   openai: (m) => [openAITurn(m)],
+  'openai-agents': openAIAgentsTurns,
   anthropic: anthropicTurns,
   'ai-sdk': aiSdkTurns,
 };
@@ -150,17 +153,20 @@ export class SessionRecorder {
     return this.openTurn() >= 0;
   }
 
+  /**
+   * The first assistant turn with a call not answered yet, when no user turn (or unparseable
+   * message) followed it: its step, and every step after it, wait. Several assistant turns may
+   * wait together (parallel calls arrive as one turn each in the Agents SDK's items).
+   */
   private openTurn(): number {
+    const answered = new Set(this.turns.flatMap((x) => (x.kind === 'result' ? [x.callId ?? '#'] : [])));
+    let open = -1;
     for (let i = this.turns.length - 1; i >= 0; i--) {
       const t = this.turns[i]!;
-      if (t.kind !== 'assistant' || t.calls.length === 0) continue;
-      const later = this.turns.slice(i + 1);
-      if (later.some((x) => x.kind === 'assistant' || x.kind === 'malformed' || (x.kind === 'user' && x.text.trim())))
-        return -1;
-      const answered = new Set(later.flatMap((x) => (x.kind === 'result' ? [x.callId ?? '#'] : [])));
-      return t.calls.every((c) => answered.has(c.id ?? '#')) ? -1 : i;
+      if (t.kind === 'malformed' || (t.kind === 'user' && t.text.trim())) break;
+      if (t.kind === 'assistant' && t.calls.some((c) => !answered.has(c.id ?? '#'))) open = i;
     }
-    return -1;
+    return open;
   }
 
   private async flush(): Promise<{ receipts: Receipt[]; pending: boolean }> {

@@ -11,25 +11,39 @@ export function sectionBlocks(markdown: string, section: string): string[] {
   return [...body.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 }
 
-describe('docs/guide/integrations.md', () => {
+/** What the block's `console.log(…); // output` comments say it prints. */
+const statedOutput = (code: string) => [...code.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]);
+
+/** Runs a block as a module and returns what it logged. */
+async function runBlock(code: string, name: string): Promise<string[]> {
+  await mkdir(OUT, { recursive: true });
+  const file = new URL(name, OUT);
+  await writeFile(file, code);
+  const logs: string[] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    logs.push(args.map(String).join(' '));
+  });
+  try {
+    await import(/* @vite-ignore */ file.href);
+  } finally {
+    spy.mockRestore();
+  }
+  return logs;
+}
+
+describe('docs/guide/integrations.md', { timeout: 180_000 }, () => {
+  it('records a live history (the recorder block) with the output it states', async () => {
+    const [block] = sectionBlocks(await readFile(GUIDE, 'utf8'), 'Recording any loop (`context-ledger/recorder`)');
+    expect(block).toBeDefined();
+    expect(await runBlock(block!, 'recorder.ts')).toEqual(statedOutput(block!));
+  });
+
   it('adds the ledger to an AI SDK tool loop in at most 15 lines, and the block runs verbatim with the output it states', async () => {
     const [quickstart] = sectionBlocks(await readFile(GUIDE, 'utf8'), 'AI SDK');
     expect(quickstart).toBeDefined();
     expect(quickstart!.trimEnd().split('\n').length).toBeLessThanOrEqual(15);
-    await mkdir(OUT, { recursive: true });
-    const file = new URL('ai-sdk-quickstart.ts', OUT);
-    await writeFile(file, quickstart!);
-    const logs: string[] = [];
-    const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-      logs.push(args.map(String).join(' '));
-    });
-    try {
-      await import(/* @vite-ignore */ file.href);
-    } finally {
-      spy.mockRestore();
-    }
-    const stated = [...quickstart!.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => m[1]);
+    const stated = statedOutput(quickstart!);
     expect(stated.length).toBeGreaterThan(0);
-    expect(logs).toEqual(stated);
+    expect(await runBlock(quickstart!, 'ai-sdk-quickstart.ts')).toEqual(stated);
   });
 });

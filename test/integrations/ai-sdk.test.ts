@@ -125,7 +125,8 @@ const track = (l: Ledger) => {
   return l;
 };
 
-describe('ledgerMiddleware in an AI SDK tool loop', () => {
+// Whole tool loops over real ledgers: minutes on a loaded 2-core machine.
+describe('ledgerMiddleware in an AI SDK tool loop', { timeout: 300_000 }, () => {
   it('keeps every call within the budget and paired, and records the loop as the transcript adapter would', async () => {
     const ledger = track(await openLedger());
     const { model, prompts } = scriptedModel();

@@ -17,7 +17,7 @@ async function replay(ledger: Ledger, trace: AdaptedTrace): Promise<void> {
   for (const tx of trace.transactions) await ledger.commit(tx);
 }
 
-describe('SessionRecorder', () => {
+describe('SessionRecorder', { timeout: 180_000 }, () => {
   const openai = load('openai-chat.json');
   const anthropic = load('anthropic-messages.json');
   let expectedOpenAI: Awaited<ReturnType<typeof graphOf>>;
@@ -30,7 +30,7 @@ describe('SessionRecorder', () => {
     const b = await pool.ledger(1);
     await replay(b, fromAnthropic(anthropic));
     expectedAnthropic = await graphOf(b);
-  });
+  }, 180_000);
 
   it('gives the replayed transcript’s ledger when the history grows one message at a time (OpenAI, resent whole)', async () => {
     const ledger = await pool.ledger(0);

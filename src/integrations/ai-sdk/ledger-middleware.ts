@@ -9,6 +9,7 @@ import { LedgerError } from '../../errors.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { SessionRecorder } from '../../recorder/session-recorder.js';
 import type { MaterializeRequest } from '../../working-set/types.js';
+import { fitWorkingSet, type Reserve } from '../fit-budget.js';
 import { aiSdkPrompt, promptTokens } from './render-prompt.js';
 
 export interface LedgerMiddlewareOptions {
@@ -27,9 +28,7 @@ export interface LedgerMiddlewareOptions {
 
 interface Session {
   recorder: SessionRecorder;
-  /** Tokens the rendering added beyond the working set's own count on earlier calls: asked off the
-   * budget up front, so a call usually materializes once. It only grows. */
-  reserve: number;
+  reserve: Reserve;
 }
 
 const sessions = new WeakMap<Ledger, Session>();
@@ -90,7 +89,10 @@ export function ledgerMiddleware(options: LedgerMiddlewareOptions): LanguageMode
     const ledger = typeof options.ledger === 'function' ? await options.ledger(params) : options.ledger;
     let s = sessions.get(ledger);
     if (!s) {
-      s = { recorder: new SessionRecorder(ledger, { format: 'ai-sdk', idPrefix: options.idPrefix }), reserve: 0 };
+      s = {
+        recorder: new SessionRecorder(ledger, { format: 'ai-sdk', idPrefix: options.idPrefix }),
+        reserve: { tokens: 0 },
+      };
       sessions.set(ledger, s);
     }
     return s;
@@ -100,17 +102,14 @@ export function ledgerMiddleware(options: LedgerMiddlewareOptions): LanguageMode
     const ledger = s.recorder.ledger;
     const count = (t: string) => ledger.countTokens(t);
     const fixed = promptTokens(system, count);
-    for (;;) {
-      const tokens = Math.max(0, budget.tokens - fixed - s.reserve);
-      const request: MaterializeRequest = { budget: { ...budget, tokens }, epoch: ledger.lastEpoch };
-      if (authority) request.authority = authority;
-      const ws = await ledger.materialize(request);
-      const prompt = [...system, ...aiSdkPrompt(ws.toMessages('openai'))];
-      const total = promptTokens(prompt, count);
-      if (total <= budget.tokens || tokens === 0) return prompt;
-      // Grows at least geometrically: packing refills whatever a small cut frees.
-      s.reserve = Math.max(s.reserve + total - budget.tokens, s.reserve * 2);
-    }
+    const prompt = await fitWorkingSet(
+      ledger,
+      { budget, authority, fixed },
+      s.reserve,
+      (ws) => aiSdkPrompt(ws.toMessages('openai')),
+      (p) => promptTokens(p, count),
+    );
+    return [...system, ...prompt];
   };
 
   return {
