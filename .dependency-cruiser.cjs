@@ -4,6 +4,7 @@
  *   errors, schema, text  ←  engine, runtime, tokenizer  ←  sql  ←  ledger core, working-set,
  *   retrieval, rerank  ←  facade (ledger.ts, open-ledger.ts)  ←  storage,
  *   rdf  ←  entries, index.ts, cli
+ *   facade, adapters  ←  recorder  ←  integrations (ai-sdk, openai-agents); the MCP server is the CLI's
  *
  * text/ holds pure functions over text that the layers above share: the lexical terms (working-set
  * and retrieval) and the built-in hashed-trigram embedder (the ledger core's default, retrieval's
@@ -15,7 +16,7 @@ const FACADE = '^src/ledger/(ledger|open-ledger)[.]ts$';
 const LEDGER_CORE_NOT_FACADE = '^src/ledger/(?!(ledger|open-ledger)[.]ts$)';
 const ABOVE_ENGINE = '^src/(sql|ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
 const ABOVE_SQL = '^src/(ledger|working-set|retrieval|rerank|storage|rdf|adapters|entries|cli|index[.]ts)';
-const ABOVE_FACADE = '^src/(storage|rdf|adapters|entries|cli|index[.]ts)';
+const ABOVE_FACADE = '^src/(storage|rdf|adapters|recorder|integrations|entries|cli|index[.]ts)';
 const ENTRIES = '^src/(entries|cli|index[.]ts)';
 
 module.exports = {
@@ -82,7 +83,8 @@ module.exports = {
       severity: 'error',
       comment: 'An import the cruiser cannot resolve would hide its edge from every rule above.',
       from: { path: '^src/' },
-      to: { couldNotResolve: true, pathNot: '^(node:|cloudflare:)' },
+      // The MCP SDK exports its files through a `./*` pattern the cruiser's resolver does not follow.
+      to: { couldNotResolve: true, pathNot: '^(node:|cloudflare:|@modelcontextprotocol/sdk/)' },
     },
     {
       name: 'working-set-not-retrieval',
@@ -123,6 +125,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/embedders/' },
       to: { path: '^src/embedders/' },
+    },
+    {
+      name: 'integrations-are-leaves',
+      severity: 'error',
+      comment:
+        'integrations/ hold the framework glue behind their own subpath exports over optional peers: nothing else in src/ imports them, so no entry bundles a framework.',
+      from: { path: '^src/', pathNot: '^src/integrations/' },
+      to: { path: '^src/integrations/' },
+    },
+    {
+      name: 'recorder-below-integrations',
+      severity: 'error',
+      comment: 'The recorder is framework-free: the entries and integrations use it, it uses neither.',
+      from: { path: '^src/recorder/' },
+      to: { path: '^src/(integrations|entries|cli|storage|rdf)/|^src/index[.]ts' },
     },
     {
       name: 'adapters-see-only-the-schema',

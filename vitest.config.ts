@@ -5,7 +5,23 @@ import { defineConfig } from 'vitest/config';
 // per database on this 2-core machine), so files run in forks with a bounded pool.
 export default defineConfig({
   // Examples and the demo import the package by name, as users do; tests run them from source.
-  resolve: { alias: { 'context-ledger': fileURLToPath(new URL('./src/entries/node.ts', import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: /^context-ledger$/, replacement: fileURLToPath(new URL('./src/entries/node.ts', import.meta.url)) },
+      {
+        find: /^context-ledger\/ai-sdk$/,
+        replacement: fileURLToPath(new URL('./src/integrations/ai-sdk/index.ts', import.meta.url)),
+      },
+      {
+        find: /^context-ledger\/openai-agents$/,
+        replacement: fileURLToPath(new URL('./src/integrations/openai-agents/index.ts', import.meta.url)),
+      },
+      {
+        find: /^context-ledger\/recorder$/,
+        replacement: fileURLToPath(new URL('./src/recorder/index.ts', import.meta.url)),
+      },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     // Suites over ../shared/data run with `npm run eval:data-tests` (vitest.eval-data.config.ts).

@@ -15,3 +15,14 @@ export function textOf(content: unknown): string {
     .filter((s) => s.length > 0)
     .join('\n');
 }
+
+/** Canonical JSON (sorted keys) so the same input always gives the same call body. */
+export function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (isRecord(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}

@@ -3,15 +3,16 @@
  * code: 0 done, 1 bad input or a failed check (a clear message on stderr), 2 bad arguments (the
  * command's usage printed).
  */
-import { readFileSync } from 'node:fs';
 import { isLedgerError } from '../errors.js';
 import { InputError, UsageError } from './args.js';
 import { INGEST_USAGE, ingest } from './ingest.js';
 import { INSPECT_USAGE, inspect } from './inspect.js';
 import type { CliIO } from './io.js';
 import { MATERIALIZE_USAGE, materialize } from './materialize.js';
+import { MCP_USAGE, mcp } from './mcp.js';
 import { REPLAY_USAGE, replay } from './replay.js';
 import { RETRIEVE_USAGE, retrieve } from './retrieve.js';
+import { packageVersion } from './version.js';
 
 export type { CliIO } from './io.js';
 
@@ -23,6 +24,7 @@ const COMMANDS: Readonly<
   retrieve: { run: retrieve, usage: RETRIEVE_USAGE },
   inspect: { run: inspect, usage: INSPECT_USAGE },
   replay: { run: replay, usage: REPLAY_USAGE },
+  mcp: { run: mcp, usage: MCP_USAGE },
 };
 
 export const USAGE = `Usage: context-ledger <command> [options]
@@ -33,16 +35,13 @@ export const USAGE = `Usage: context-ledger <command> [options]
   retrieve --ledger DIR --text T     support for a query, or what is missing (JSON)
   inspect --ledger DIR               as-of view, supersessions, contradictions
   replay <transcript...>             replay transcripts step by step and check every working set
+  mcp --ledger DIR                   serve the ledger over MCP (stdio): retrieve, explain, inspect
 
   -h, --help       this text (context-ledger <command> --help: the command's)
   -v, --version    the package version
 `;
 
-/** dist/cli/ and src/cli/ both sit two levels under the package root. */
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
+export { packageVersion };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const first = argv[0];

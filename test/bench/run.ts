@@ -7,7 +7,8 @@
  * (default .out/bench). Figures, never pass/fail assertions. The machine's load average is
  * printed with every suite: wall times on a shared machine grow with everyone else's load.
  *
- * Suites: memory, ingest, step, restore, materialize, retrieval, limits, embedder, workerd, bundle
+ * Suites: memory, ingest, step, restore, reopen, materialize, middleware, retrieval, limits, embedder, workerd,
+ * bundle
  * (`ledger` = memory,ingest,step,restore). 100k-node sizes run by default except retrieval's, which builds
  * Orama's floor over 86k records and takes minutes: `--large` adds it. `--quick` leaves every
  * 100k size out.
@@ -18,6 +19,7 @@ import { embedderBench } from './embedder-bench.js';
 import { ingestBench, memoryBench, restoreBench, stepBench } from './ledger-bench.js';
 import { bodyLimitBench, requestLimitsBench } from './limits-bench.js';
 import { materializeBench } from './materialize-bench.js';
+import { middlewareBench } from './middleware-bench.js';
 import { reopenBench } from './reopen-bench.js';
 import { retrievalBench } from './retrieval-bench.js';
 import { workerdBench } from './workerd-bench.js';
@@ -44,6 +46,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   restore: () => restoreBench([10_000, ...large]),
   reopen: () => reopenBench(),
   materialize: () => materializeBench([1_000, 10_000, ...large]),
+  middleware: middlewareBench,
   retrieval: () => retrievalBench([10_000, ...largest]),
   limits: async () => [...(await bodyLimitBench()), ...(await requestLimitsBench())],
   embedder: embedderBench,

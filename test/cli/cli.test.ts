@@ -195,7 +195,7 @@ describe('context-ledger', () => {
   });
 
   it('--help per command and --version', async () => {
-    for (const command of ['ingest', 'materialize', 'retrieve', 'inspect', 'replay']) {
+    for (const command of ['ingest', 'materialize', 'retrieve', 'inspect', 'replay', 'mcp']) {
       const r = await run([command, '--help']);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain(`Usage: context-ledger ${command}`);

@@ -5,22 +5,12 @@
  * the user text follows the step it answers.
  */
 
-import { isRecord, textOf } from '../content.js';
+import { isRecord, stableJson, textOf } from '../content.js';
 import type { AdaptedTrace, AdapterOptions } from '../types.js';
 import { buildChatTrace, type ChatCall, type ChatTurn } from './chat-steps.js';
 
-/** Canonical JSON (sorted keys) so the same input always gives the same call body. */
-function stableJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  if (isRecord(v))
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${stableJson(v[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
-}
-
-function toTurns(m: unknown): ChatTurn[] {
+/** One Anthropic message as the turns the step assembly reads (results first, then user text). */
+export function anthropicTurns(m: unknown): ChatTurn[] {
   if (!isRecord(m))
     return [{ kind: 'malformed', reason: 'message is not an object', raw: String(JSON.stringify(m) ?? m) }];
   if (m.role === 'system') return [{ kind: 'skip' }];
@@ -72,5 +62,5 @@ function toTurns(m: unknown): ChatTurn[] {
 export function fromAnthropic(messages: unknown, options: AdapterOptions = {}): AdaptedTrace {
   const list = isRecord(messages) && Array.isArray(messages.messages) ? messages.messages : messages;
   if (!Array.isArray(list)) throw new TypeError('fromAnthropic: expected an array of messages');
-  return buildChatTrace(list.flatMap(toTurns), options);
+  return buildChatTrace(list.flatMap(anthropicTurns), options);
 }

@@ -120,6 +120,19 @@ function toolEffects(
 
 /** Emits the trace for flattened chat turns. */
 export function buildChatTrace(turns: readonly ChatTurn[], options: AdapterOptions): AdaptedTrace {
+  return chatTrace(turns, options).trace;
+}
+
+/**
+ * The trace and, per turn, the epoch of the step it opened (-1 for a turn that opened none: the
+ * task, a skipped or empty turn, a paired result). The live recorder uses it to tell which steps
+ * a later turn can no longer change.
+ */
+export function chatTrace(
+  turns: readonly ChatTurn[],
+  options: AdapterOptions,
+): { trace: AdaptedTrace; turnEpochs: number[] } {
+  const turnEpochs = turns.map(() => -1);
   const b = new TraceBuilder(options);
   const normalise = makeNormaliser(rootsOf(options));
 
@@ -158,7 +171,7 @@ export function buildChatTrace(turns: readonly ChatTurn[], options: AdapterOptio
     if (t.kind === 'skip' || i === taskIdx) return;
     if (t.kind === 'malformed') {
       // Unparseable: kept as a plain result so nothing of the transcript is silently lost.
-      epoch++;
+      turnEpochs[i] = ++epoch;
       b.warn(epoch, t.reason);
       b.count('malformed');
       b.addStep({ epoch, calls: [], plainResult: { body: t.raw, meta: { unparsed: true } } });
@@ -166,7 +179,7 @@ export function buildChatTrace(turns: readonly ChatTurn[], options: AdapterOptio
     }
     if (t.kind === 'user') {
       if (!t.text.trim()) return; // an empty user turn says nothing
-      epoch++;
+      turnEpochs[i] = ++epoch;
       const steering = isSteering(t.text);
       b.addStep({
         epoch,
@@ -177,13 +190,13 @@ export function buildChatTrace(turns: readonly ChatTurn[], options: AdapterOptio
     }
     if (t.kind === 'result') {
       if (!orphanAt.has(i)) return;
-      epoch++;
+      turnEpochs[i] = ++epoch;
       b.warn(epoch, `tool result without a matching call${t.callId ? ` (${t.callId})` : ''}`);
       b.count('orphan-result');
       b.addStep({ epoch, calls: [], messages: [{ kind: 'message', role: 'tool', body: t.text }] });
       return;
     }
-    epoch++;
+    turnEpochs[i] = ++epoch;
     if (t.calls.length === 0) {
       if (t.text.trim())
         b.addStep({ epoch, calls: [], messages: [{ kind: 'message', role: 'assistant', body: t.text }] });
@@ -218,5 +231,5 @@ export function buildChatTrace(turns: readonly ChatTurn[], options: AdapterOptio
     });
     b.addStep({ epoch, thought: t.text, calls });
   });
-  return b.finish();
+  return { trace: b.finish(), turnEpochs };
 }

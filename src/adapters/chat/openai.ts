@@ -17,7 +17,8 @@ function parseArgs(raw: unknown): { input: unknown; raw: string } {
   }
 }
 
-function toTurn(m: unknown): ChatTurn {
+/** One OpenAI chat message as the turn the step assembly reads (the live recorder reads them one by one). */
+export function openAITurn(m: unknown): ChatTurn {
   if (!isRecord(m))
     return { kind: 'malformed', reason: 'message is not an object', raw: String(JSON.stringify(m) ?? m) };
   switch (m.role) {
@@ -73,5 +74,5 @@ function toTurn(m: unknown): ChatTurn {
 export function fromOpenAI(messages: unknown, options: AdapterOptions = {}): AdaptedTrace {
   const list = isRecord(messages) && Array.isArray(messages.messages) ? messages.messages : messages;
   if (!Array.isArray(list)) throw new TypeError('fromOpenAI: expected an array of messages');
-  return buildChatTrace(list.map(toTurn), options);
+  return buildChatTrace(list.map(openAITurn), options);
 }

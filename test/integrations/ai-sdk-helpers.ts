@@ -1,0 +1,104 @@
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type { Ledger } from '../../src/ledger/ledger.js';
+import type { AnthropicBlock, AnthropicMessage, OpenAIMessage } from '../../src/working-set/render-messages.js';
+
+/** Tokens of every text the model receives (system, texts, tool names, inputs as JSON, outputs). */
+export function receivedTokens(prompt: LanguageModelV4Prompt, count: (s: string) => number): number {
+  let n = 0;
+  for (const m of prompt) {
+    if (typeof m.content === 'string') {
+      n += count(m.content);
+      continue;
+    }
+    for (const p of m.content as unknown as Array<Record<string, unknown>>) {
+      if (typeof p.text === 'string') n += count(p.text);
+      if (typeof p.toolName === 'string') n += count(p.toolName);
+      if (p.type === 'tool-call') n += count(JSON.stringify(p.input));
+      if (p.type === 'tool-result') {
+        const o = p.output as { type: string; value: unknown };
+        n += count(typeof o.value === 'string' ? o.value : JSON.stringify(o.value));
+      }
+    }
+  }
+  return n;
+}
+
+/** The prompt in OpenAI's chat shape, for the provider-shape validator. */
+export function asOpenAI(prompt: LanguageModelV4Prompt): OpenAIMessage[] {
+  const out: OpenAIMessage[] = [];
+  for (const m of prompt) {
+    if (m.role === 'system') continue;
+    if (m.role === 'user')
+      out.push({ role: 'user', content: m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') });
+    else if (m.role === 'assistant') {
+      const calls = m.content.flatMap((p) =>
+        p.type === 'tool-call'
+          ? [
+              {
+                id: p.toolCallId,
+                type: 'function' as const,
+                function: { name: p.toolName, arguments: JSON.stringify(p.input) },
+              },
+            ]
+          : [],
+      );
+      const text = m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+      out.push({ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) });
+    } else {
+      for (const p of m.content)
+        if (p.type === 'tool-result')
+          out.push({ role: 'tool', tool_call_id: p.toolCallId, content: JSON.stringify(p.output) });
+    }
+  }
+  return out;
+}
+
+/** The prompt in Anthropic's messages shape (tool results as user blocks). */
+export function asAnthropic(prompt: LanguageModelV4Prompt): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  for (const m of prompt) {
+    if (m.role === 'system') continue;
+    if (m.role === 'user')
+      out.push({
+        role: 'user',
+        content: m.content.flatMap((p) => (p.type === 'text' ? [{ type: 'text' as const, text: p.text }] : [])),
+      });
+    else if (m.role === 'assistant')
+      out.push({
+        role: 'assistant',
+        content: m.content.flatMap((p): AnthropicBlock[] =>
+          p.type === 'text'
+            ? [{ type: 'text' as const, text: p.text }]
+            : p.type === 'tool-call'
+              ? [
+                  {
+                    type: 'tool_use' as const,
+                    id: p.toolCallId,
+                    name: p.toolName,
+                    input: p.input as Record<string, unknown>,
+                  },
+                ]
+              : [],
+        ),
+      });
+    else
+      out.push({
+        role: 'user',
+        content: m.content.flatMap((p) =>
+          p.type === 'tool-result'
+            ? [{ type: 'tool_result' as const, tool_use_id: p.toolCallId, content: JSON.stringify(p.output) }]
+            : [],
+        ),
+      });
+  }
+  return out;
+}
+
+/** Every valid node and edge at the last epoch, without the recording-order numbers. */
+export async function graphOf(ledger: Ledger) {
+  const view = await ledger.asOf();
+  return {
+    nodes: view.nodes.map(({ tx: _tx, ...n }) => n).sort((a, b) => a.id.localeCompare(b.id)),
+    edges: view.edges.map((e) => `${e.from} ${e.kind} ${e.to} @${e.validFrom}`).sort(),
+  };
+}
