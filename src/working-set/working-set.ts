@@ -2,6 +2,7 @@ import { EDGE_JOINS } from '../schema/kinds.js';
 import type { Transaction } from '../schema/types.js';
 import {
   type AnthropicMessage,
+  type AnthropicRenderOptions,
   type MessageShape,
   type OpenAIMessage,
   renderAnthropic,
@@ -73,11 +74,17 @@ export class WorkingSet {
     return `WorkingSet ${inspect({ epoch, items, tokens, budget, graphTruncated, explanation }, { ...options, depth })}`;
   }
 
-  /** Chat messages obeying the provider's pairing rules (every tool call answered, in order). */
+  /**
+   * Chat messages obeying the provider's pairing rules (every tool call answered, in order), in
+   * item order: each item renders from its own fields only, so consecutive session-mode working
+   * sets share a byte-identical prefix. The Anthropic shape carries cache breakpoints
+   * (`cache_control`) at the end of the head and of the request unless `cacheControl: false`;
+   * OpenAI caches the longest common prefix by itself.
+   */
   toMessages(shape: 'openai'): OpenAIMessage[];
-  toMessages(shape: 'anthropic'): AnthropicMessage[];
-  toMessages(shape: MessageShape): OpenAIMessage[] | AnthropicMessage[] {
-    return shape === 'openai' ? renderOpenAI(this.items) : renderAnthropic(this.items);
+  toMessages(shape: 'anthropic', options?: AnthropicRenderOptions): AnthropicMessage[];
+  toMessages(shape: MessageShape, options?: AnthropicRenderOptions): OpenAIMessage[] | AnthropicMessage[] {
+    return shape === 'openai' ? renderOpenAI(this.items) : renderAnthropic(this.items, options);
   }
 
   /**
@@ -132,6 +139,6 @@ export class WorkingSet {
   }
 
   private citable(): WorkingSetItem[] {
-    return this.items.filter((i) => CITABLE.has(i.kind));
+    return this.items.filter((i) => i.notice === undefined && CITABLE.has(i.kind));
   }
 }
