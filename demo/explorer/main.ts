@@ -128,8 +128,10 @@ function refresh(): Promise<void> {
     const tokens = Number(budgetInput.value);
     $('epoch-value').textContent = `${epoch} of ${ledger.lastEpoch}`;
     try {
-      const ws = await ledger.materialize({ epoch, budget: { tokens } });
-      const previous = epoch > 0 ? await ledger.materialize({ epoch: epoch - 1, budget: { tokens } }) : null;
+      // The explorer looks at one epoch at a time: the one-shot ranking of that moment.
+      const ws = await ledger.materialize({ mode: 'fresh', epoch, budget: { tokens } });
+      const previous =
+        epoch > 0 ? await ledger.materialize({ mode: 'fresh', epoch: epoch - 1, budget: { tokens } }) : null;
       const source = await readRdfSource(ledger, epoch);
       const query = queryInput.value.trim();
       const found = query ? await ledger.retrieve({ text: query, epoch }) : null;

@@ -13,6 +13,9 @@ export interface ResolvedRequest {
   hops: number;
   maxNodes: number;
   excerpts: boolean;
+  mode: 'session' | 'fresh';
+  /** Which optional budget fields the caller gave (the working set echoes only those). */
+  given: { records: boolean; chars: boolean };
 }
 
 /** Checks a materialize request and fills its defaults once; INVALID_REQUEST names the field. */
@@ -34,6 +37,8 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
     hops: integerField(request.hops, 'hops', DEFAULT_HOPS),
     maxNodes: integerField(request.maxNodes, 'maxNodes', DEFAULT_MAX_NODES, 1),
     excerpts: flagField(request.excerpts, 'excerpts', true),
+    mode: modeField(request.mode),
+    given: { records: request.budget.records !== undefined, chars: request.budget.chars !== undefined },
   };
 }
 
@@ -41,5 +46,12 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
 function flagField(v: unknown, field: string, fallback: boolean): boolean {
   if (v === undefined) return fallback;
   if (typeof v !== 'boolean') throw invalidRequest(field, 'a boolean');
+  return v;
+}
+
+/** `'session'` (the default) or `'fresh'`. */
+function modeField(v: unknown): 'session' | 'fresh' {
+  if (v === undefined) return 'session';
+  if (v !== 'session' && v !== 'fresh') throw invalidRequest('mode', "'session' or 'fresh'");
   return v;
 }

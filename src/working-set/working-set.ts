@@ -21,6 +21,17 @@ export interface WorkingSetData {
   budget: { tokens: number; records?: number; chars?: number };
   graphTruncated: boolean;
   explanation: ExplanationRecord[] | (() => ExplanationRecord[]);
+  session?: SessionInfo;
+}
+
+/** How a session-mode working set came about (absent in the fresh mode). */
+export interface SessionInfo {
+  /** `append`: the previous step's items, unchanged and in order, then this step's; `repack`: re-selected. */
+  step: 'append' | 'repack';
+  /** The epoch of the last re-pack. */
+  repackedAt: number;
+  /** How many leading items the previous step's request had, byte-identical, in the same place. */
+  kept: number;
 }
 
 /** Node's hook for util.inspect (console.log), named without importing node:util. */
@@ -40,6 +51,8 @@ export class WorkingSet {
   readonly budget: { tokens: number; records?: number; chars?: number };
   /** True when a closure bound (hops or nodes) cut the graph walk. */
   readonly graphTruncated: boolean;
+  /** Session mode only: whether this step appended or re-packed. */
+  declare readonly session?: SessionInfo;
   /**
    * One record per candidate: why it is in, or why it is out. Built when first read, then kept:
    * on a long session most records name the tens of thousands of nodes beyond the bound, and
@@ -56,6 +69,7 @@ export class WorkingSet {
     this.tokens = data.tokens;
     this.budget = data.budget;
     this.graphTruncated = data.graphTruncated;
+    if (data.session !== undefined) this.session = data.session;
     const build = data.explanation;
     let records = typeof build === 'function' ? undefined : build;
     Object.defineProperty(this, 'explanation', {
