@@ -1,25 +1,25 @@
 import { openLedger } from 'context-ledger';
 
-const ledger = await openLedger(); // in memory; { snapshot } restores, { encoding: 'cl100k_base' } switches tokenizer
-const receipt = await ledger.commit({
-  epoch: 3,
+const ledger = await openLedger(); // in memory; pass { storage } to keep it across restarts
+await ledger.commit({
+  epoch: 1,
   nodes: [
-    { id: 'task:can', kind: 'task', status: 'open', authority: 'user', body: 'Fix the CAN frame parser' },
     {
-      id: 'claim:crc',
-      kind: 'claim',
+      id: 'task:can',
+      kind: 'task',
       status: 'open',
-      authority: 'agent',
-      body: 'The CRC is computed over the wrong bytes',
+      authority: 'user',
+      body: 'Fix the CRC check in the CAN frame parser',
     },
+    { id: 'claim:crc', kind: 'claim', status: 'open', body: 'The CRC is computed over the wrong bytes' },
     {
       id: 'ev:parser',
       kind: 'evidence',
       authority: 'repo',
       path: 'src/can/parser.ts',
       revision: 'a1b2c3',
-      range: [10, 40],
-      body: 'export function crc(frame: Uint8Array) { /* lines 10-40 */ }',
+      range: [10, 12],
+      body: 'export function crc(frame: Uint8Array) {\n  return crc8(frame.subarray(0, 8));\n}',
     },
   ],
   edges: [
@@ -27,19 +27,14 @@ const receipt = await ledger.commit({
     { from: 'claim:crc', to: 'ev:parser', kind: 'supported_by' },
   ],
 });
-console.log(receipt.tx); // 1
 
-// A new revision of the file supersedes the evidence cut from the old one.
-await ledger.commit({
-  epoch: 4,
-  nodes: [{ id: 'rev:2', kind: 'artifact_revision', path: 'src/can/parser.ts', revision: 'd4e5f6' }],
-});
-const then = await ledger.asOf(3);
-const now = await ledger.asOf(4);
-console.log(then.nodes.map((n) => n.id)); // [ 'task:can', 'claim:crc', 'ev:parser' ]
-console.log(now.nodes.map((n) => n.id)); // [ 'task:can', 'claim:crc', 'rev:2' ]
+// Before a model call: the smallest evidence-closed working set that fits the budget.
+const ws = await ledger.materialize({ budget: { tokens: 2000 } });
+console.log(ws.items.map((i) => i.id)); // [ 'task:can', 'claim:crc', 'ev:parser' ]
+const messages = ws.toMessages('openai'); // or 'anthropic': hand these to the model
+console.log(messages.length > 0, ws.tokens <= 2000); // true true
 
-const bytes = await ledger.snapshot(); // Arrow IPC streams + manifest; runtime-neutral
-const copy = await openLedger({ snapshot: bytes });
-console.log(JSON.stringify(await copy.asOf(3)) === JSON.stringify(then)); // true
-await Promise.all([ledger.close(), copy.close()]);
+// Support for a claim, or what is missing.
+const r = await ledger.retrieve({ claims: ['claim:crc'], text: 'crc over frame bytes' });
+console.log(r.status, r.evidence[0]?.id); // supported ev:parser
+await ledger.close();

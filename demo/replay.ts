@@ -20,7 +20,7 @@ try {
     );
   }
   const epoch = ledger.lastEpoch;
-  const view = await ledger.asOf(epoch);
+  const view = await ledger.asOf({ epoch });
   console.log(`\nAs of epoch ${epoch}: ${view.nodes.length} valid nodes, ${view.edges.length} valid edges`);
   for (const n of view.nodes) {
     const where = n.path
@@ -45,7 +45,7 @@ try {
   }
   console.log('Left out:');
   for (const e of ws.explanation.filter((x) => !x.included)) console.log(`  ${e.id.padEnd(22)} ${e.reason}`);
-  const rerun = await ledger.rerunCandidates(9);
+  const rerun = await ledger.rerunCandidates({ epoch: 9 });
   console.log(
     `\nRerun candidates at epoch 9: ${rerun.map((r) => `${r.id} (${r.verifier}; ${r.changed.map((c) => `${c.path} ${c.checkedRevision}→${c.newerRevision}`).join(', ')})`).join('; ')}`,
   );

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { type ProgressSink, progressBar } from './eval/progress.js';
 import { DEFAULT_BUDGETS, type ReplayInput, replayTrajectories } from './eval/replay.js';
 import { renderMarkdown, renderSvg } from './eval/report.js';
+import { DEFAULT_PRICING, type Pricing } from './eval/request-cost.js';
 
 export interface CliIO {
   stdout(text: string): void;
@@ -23,10 +24,13 @@ export interface CliIO {
 export const DEFAULT_TRAJECTORIES = '../shared/data/trajectories/mini-swe-agent-gemini3pro/';
 
 export const USAGE = `Usage: context-ledger replay [<file|dir>...] [--budget N,N,...] [--out DIR] [--max-nodes N] [--hops N]
+         [--model NAME] [--input-price USD] [--cache-read X] [--cache-write X]
 
 Replays mini-swe-agent trajectories (*.traj.json; a directory stands for every one in it) and
 measures, before every edit, how much of the final patch's evidence each method holds in context:
-the ledger's working set and the recency, paired-recency and BM25 baselines.
+the ledger's working set and the recency, paired-recency, BM25, observation-masking and
+compaction baselines; and what an agent loop sending each method's context after every step
+costs with a prompt cache on.
 
   <file|dir>     trajectories (default ${DEFAULT_TRAJECTORIES})
   --budget LIST  comma-separated token budgets (default ${DEFAULT_BUDGETS.join(',')})
@@ -34,6 +38,10 @@ the ledger's working set and the recency, paired-recency and BM25 baselines.
   --max-nodes N  closure bound per hop level for the ledger (diagnosis: default the
                  materializer's own, as a user calling materialize({ budget }) gets it)
   --hops N       closure depth for the ledger (diagnosis; default the materializer's own)
+  --model NAME   the model the cost section prices (default ${DEFAULT_PRICING.model})
+  --input-price USD  its input price per million tokens (default ${DEFAULT_PRICING.inputPerMillion})
+  --cache-read X     cache reads cost X times the input price (default ${DEFAULT_PRICING.cacheRead})
+  --cache-write X    cache writes cost X times the input price (default ${DEFAULT_PRICING.cacheWrite})
   -h, --help     this text
 `;
 
@@ -80,6 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     onProgress: progressBar(io.stderr),
     ...(args.maxNodes === undefined ? {} : { maxNodes: args.maxNodes }),
     ...(args.hops === undefined ? {} : { hops: args.hops }),
+    pricing: args.pricing,
   });
   const markdown = renderMarkdown(report);
   io.stdout(markdown);
@@ -105,6 +114,7 @@ interface Args {
   out?: string;
   maxNodes?: number;
   hops?: number;
+  pricing: Pricing;
   help: boolean;
 }
 
@@ -116,6 +126,10 @@ function parse(args: readonly string[]): Args {
       out: { type: 'string' },
       'max-nodes': { type: 'string' },
       hops: { type: 'string' },
+      model: { type: 'string' },
+      'input-price': { type: 'string' },
+      'cache-read': { type: 'string' },
+      'cache-write': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -131,12 +145,20 @@ function parse(args: readonly string[]): Args {
   if (values.out === '') throw new UsageError('--out needs a directory');
   const maxNodes = positiveInteger('--max-nodes', values['max-nodes']);
   const hops = positiveInteger('--hops', values.hops);
+  if (values.model === '') throw new UsageError('--model needs a name');
+  const pricing: Pricing = {
+    model: values.model ?? DEFAULT_PRICING.model,
+    inputPerMillion: nonNegative('--input-price', values['input-price']) ?? DEFAULT_PRICING.inputPerMillion,
+    cacheRead: nonNegative('--cache-read', values['cache-read']) ?? DEFAULT_PRICING.cacheRead,
+    cacheWrite: nonNegative('--cache-write', values['cache-write']) ?? DEFAULT_PRICING.cacheWrite,
+  };
   return {
     paths: positionals,
     budgets: budgets.map(Number),
     ...(values.out === undefined ? {} : { out: values.out }),
     ...(maxNodes === undefined ? {} : { maxNodes }),
     ...(hops === undefined ? {} : { hops }),
+    pricing,
     help: values.help === true,
   };
 }
@@ -146,6 +168,14 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
   if (!/^[1-9]\d*$/.test(value) || !Number.isSafeInteger(Number(value)))
     throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a positive integer`);
   return Number(value);
+}
+
+function nonNegative(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`${flag}: ${JSON.stringify(value)} is not a non-negative number`);
+  return n;
 }
 
 /** Files as given; a directory contributes its `*.traj.json` files in name order. */

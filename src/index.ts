@@ -7,11 +7,21 @@ export type { EngineStats } from './engine/engine.js';
 export { ERROR_CATALOGUE, type ErrorCode, type ErrorDetails, isLedgerError, LedgerError } from './errors.js';
 export { Ledger } from './ledger/ledger.js';
 export type { OpenLedgerOptions } from './ledger/open-ledger.js';
+export type { ArchiveRequest, AsOfRequest, RerunRequest } from './ledger/read-requests.js';
 export type { RerunCandidate } from './ledger/rerun-candidates.js';
 export type { StorageAdapter } from './ledger/storage.js';
+export type { ChannelScores } from './rerank/fuse.js';
+export type { DropCode } from './rerank/select.js';
+export type { SupportFeatures } from './rerank/support.js';
 export type { MissingEvidence } from './retrieval/exact-channel.js';
 export type { RetrievalQuery } from './retrieval/query.js';
-export type { RetrievalResult, RetrievedEvidence } from './retrieval/retrieve.js';
+export type {
+  ExplanationEntry,
+  RetrievalExplanationCode,
+  RetrievalResult,
+  RetrievedEvidence,
+} from './retrieval/result.js';
+export type { AssetName, AssetSource, LedgerAssets } from './runtime/assets.js';
 export {
   EDGE_JOINS,
   EDGE_KINDS,
@@ -19,6 +29,7 @@ export {
   NODE_KINDS,
   type NodeKind,
   STATUS_RULES,
+  STATUSES,
   type Status,
 } from './schema/kinds.js';
 export { LIMITS } from './schema/limits.js';
@@ -45,4 +56,5 @@ export type {
 } from './working-set/render-messages.js';
 export type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './working-set/types.js';
 export { validateAnthropicMessages, validateOpenAIMessages } from './working-set/validate-messages.js';
-export { WorkingSet } from './working-set/working-set.js';
+// A type only: working sets are made by `ledger.materialize`, never constructed by callers.
+export type { WorkingSet } from './working-set/working-set.js';

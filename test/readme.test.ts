@@ -1,21 +1,35 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it, vi } from 'vitest';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { allDocBlocks, docPrograms, normaliseOutput, statedOutput } from './helpers/doc-blocks.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+const run = promisify(execFile);
 
 describe('README', () => {
-  it('shows exactly two set-up commands on its first screen: the demo and the tests', () => {
+  it('is at most 250 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  it('shows the install line and exactly two set-up commands on its first screen: the demo and the tests', () => {
     const firstScreen = readme.split('\n').slice(0, 40).join('\n');
-    const block = /```(?:sh|bash)\n([\s\S]*?)```/.exec(firstScreen)?.[1] ?? '';
-    const commands = block
-      .split('\n')
-      .map((l) => l.replace(/#.*/, '').trim())
-      .filter(Boolean);
-    expect(commands).toEqual(['npm install && npm start', 'npm test']);
+    const blocks = [...firstScreen.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)].map((m) =>
+      m[1]!
+        .split('\n')
+        .map((l) => l.replace(/#.*/, '').trim())
+        .filter(Boolean),
+    );
+    expect(blocks).toContainEqual(['npm install context-ledger']);
+    expect(blocks).toContainEqual(['npm install && npm start', 'npm test']);
   });
 
   it('carries the API example verbatim, and the example runs with the output its comments state', async () => {
-    const example = readFileSync(new URL('../demo/api-example.ts', import.meta.url), 'utf8');
+    const example = await readFile(join(ROOT, 'demo/api-example.ts'), 'utf8');
     expect(readme).toContain(example.trim());
     const logs: string[] = [];
     const spy = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
@@ -26,9 +40,67 @@ describe('README', () => {
     } finally {
       spy.mockRestore();
     }
-    const stated = [...example.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) =>
-      m[1]!.replaceAll("'", '"').replaceAll(' ', ''),
-    );
-    expect(logs.map((l) => l.replaceAll(' ', ''))).toEqual(stated);
+    expect(logs.map(normaliseOutput)).toEqual(statedOutput(example));
   });
+});
+
+/**
+ * Every `ts` block of the README and `docs/`, run from source as its own Node program (tsx, with
+ * `context-ledger` and its subpaths mapped to `src/`) in a fresh folder holding the transcripts the
+ * examples read. The package test runs the same programs against the packed package.
+ */
+describe('the examples of the README and docs/, run from source', () => {
+  const blocks = allDocBlocks(ROOT);
+  const programs = docPrograms(blocks);
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'ledger-doc-examples-'));
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    await writeFile(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: join(ROOT, 'tsconfig.json'),
+        compilerOptions: {
+          paths: {
+            'context-ledger': [join(ROOT, 'src/entries/node.ts')],
+            'context-ledger/*': [join(ROOT, 'src/*')],
+          },
+        },
+      }),
+    );
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('finds the examples: every ts block is run or marked with why it is not', () => {
+    const ts = blocks.filter((b) => b.lang === 'ts');
+    expect(ts.length).toBeGreaterThan(10);
+    for (const b of ts.filter((b) => b.notRun !== undefined)) expect(b.notRun!.length).toBeGreaterThan(20);
+    expect(new Set(programs.map((p) => p.file))).toContain('docs/guide/working-sets.md');
+  });
+
+  it.each(programs.map((p, i) => ({ ...p, i })))(
+    'runs $name with the output its comments state',
+    async ({ code, i }) => {
+      const cwd = join(dir, `example-${i}`);
+      await mkdir(cwd);
+      for (const f of ['mini-swe-agent.traj.json', 'swe-agent.traj', 'anthropic-messages.json']) {
+        await copyFile(join(ROOT, 'test/fixtures/transcripts', f), join(cwd, f));
+      }
+      await writeFile(join(cwd, 'example.ts'), code);
+      // A durable ledger must take a second run; an in-memory one starts afresh, so once is enough.
+      const passes = /\bStorage\(/.test(code) ? 2 : 1;
+      for (let pass = 0; pass < passes; pass++) {
+        const { stdout } = await run(
+          join(ROOT, 'node_modules/.bin/tsx'),
+          ['--tsconfig', join(dir, 'tsconfig.json'), 'example.ts'],
+          { cwd, timeout: 180_000 },
+        );
+        expect(stdout.trim().split('\n').filter(Boolean).map(normaliseOutput)).toEqual(statedOutput(code));
+      }
+    },
+    400_000,
+  );
 });

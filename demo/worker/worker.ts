@@ -18,7 +18,6 @@
  * the mapping of callers to the sessions they may use are the host's job, in `authorize` below.
  */
 import {
-  compactLedger,
   type DurableObjectKvStorage,
   type DurableObjectLedgerStorage,
   durableObjectStorage,
@@ -84,13 +83,13 @@ export class LedgerSession {
     try {
       const action = route(request);
       const body = action === 'snapshot' ? undefined : await jsonObjectOf(request, maxBodyBytes(this.env));
-      const { ledger, storage } = await this.open();
+      const { ledger } = await this.open();
       switch (action) {
         case 'commit': {
           const receipt = await ledger.commit(body as never);
           // The commit is durable in the log already; a failed compaction leaves the log as it
           // was and is tried again after the next commit.
-          await compactLedger(ledger, storage).catch(() => false);
+          await ledger.compact().catch(() => false);
           return Response.json(receipt);
         }
         case 'materialize':

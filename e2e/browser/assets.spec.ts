@@ -9,15 +9,15 @@ test.describe('asset URLs', () => {
     await openHarness(page);
     const urls = await page.evaluate(() => window.harness!.assetUrls);
     const cases: Array<[string, BrowserLedgerOptions, string]> = [
-      ['a 404 wasm', { duckdbWasmUrl: '/missing/duckdb-eh.wasm' }, 'duckdbWasmUrl'],
-      ['an unreachable host', { duckdbWasmUrl: 'http://127.0.0.1:9/duckdb-eh.wasm' }, 'duckdbWasmUrl'],
-      ['a wasm that is not DuckDB', { duckdbWasmUrl: urls.tiktokenWasmUrl }, 'duckdbWasmUrl'],
-      ['an HTML page as the worker', { duckdbWorkerUrl: '/harness.html' }, 'duckdbWorkerUrl'],
-      ['a wasm as the worker', { duckdbWorkerUrl: urls.tiktokenWasmUrl }, 'duckdbWorkerUrl'],
-      ['JSON as tiktoken', { tiktokenWasmUrl: urls.cl100kRanksUrl }, 'tiktokenWasmUrl'],
-      ['a 404 ranks file', { ranksUrl: '/missing/o200k_base.json' }, 'ranksUrl'],
-      ["another encoding's ranks", { ranksUrl: urls.cl100kRanksUrl }, 'ranksUrl'],
-      ['an encoding with no default ranks', { encoding: 'cl100k_base' }, 'ranksUrl'],
+      ['a 404 wasm', { assets: { duckdbWasm: '/missing/duckdb-eh.wasm' } }, 'assets.duckdbWasm'],
+      ['an unreachable host', { assets: { duckdbWasm: 'http://127.0.0.1:9/duckdb-eh.wasm' } }, 'assets.duckdbWasm'],
+      ['a wasm that is not DuckDB', { assets: { duckdbWasm: urls.tiktokenWasmUrl } }, 'assets.duckdbWasm'],
+      ['an HTML page as the worker', { assets: { duckdbWorker: '/harness.html' } }, 'assets.duckdbWorker'],
+      ['a wasm as the worker', { assets: { duckdbWorker: urls.tiktokenWasmUrl } }, 'assets.duckdbWorker'],
+      ['JSON as tiktoken', { assets: { tiktokenWasm: urls.cl100kRanksUrl } }, 'assets.tiktokenWasm'],
+      ['a 404 ranks file', { assets: { ranks: '/missing/o200k_base.json' } }, 'assets.ranks'],
+      ["another encoding's ranks", { assets: { ranks: urls.cl100kRanksUrl } }, 'assets.ranks'],
+      ['an encoding with no default ranks', { encoding: 'cl100k_base' }, 'assets.ranks'],
     ];
     for (const [what, options, field] of cases) {
       const outcome = await page.evaluate((o) => window.harness!.tryOpen(o), options);
@@ -33,11 +33,13 @@ test.describe('asset URLs', () => {
     // Same server, other origin: `localhost` is not `127.0.0.1` to the browser.
     const elsewhere = (path: string) => new URL(path, HARNESS_ORIGIN.replace('127.0.0.1', 'localhost')).href;
     const outcome = await page.evaluate((o) => window.harness!.tryOpen(o), {
-      duckdbWasmUrl: elsewhere(urls.duckdbWasmUrl),
-      duckdbWorkerUrl: elsewhere(urls.duckdbWorkerUrl),
-      tiktokenWasmUrl: elsewhere(urls.tiktokenWasmUrl),
+      assets: {
+        duckdbWasm: elsewhere(urls.duckdbWasmUrl),
+        duckdbWorker: elsewhere(urls.duckdbWorkerUrl),
+        tiktokenWasm: elsewhere(urls.tiktokenWasmUrl),
+        ranks: elsewhere(urls.cl100kRanksUrl),
+      },
       encoding: 'cl100k_base',
-      ranksUrl: elsewhere(urls.cl100kRanksUrl),
     } satisfies BrowserLedgerOptions);
     expect(outcome).toMatchObject({ code: 'OK' });
   });

@@ -10,7 +10,7 @@ const out = window as unknown as { conformance?: unknown };
 try {
   // The first query after navigation: DuckDB's worker, its wasm, tiktoken and the ranks all load.
   const ledger = await openLedger();
-  await ledger.asOf(0);
+  await ledger.asOf({ epoch: 0 });
   const firstQueryMs = performance.now();
   await ledger.close();
   const result = await runConformance(openLedger, RMDX_SESSION);

@@ -108,11 +108,11 @@ const harness = {
     });
   },
 
-  /** Compacts through `compactLedger`; reports the log's record count before and after. */
+  /** Compacts through `ledger.compact()`; reports the log's record count before and after. */
   async compact(name: string): Promise<{ before: number; compacted: boolean; after: number }> {
     const { ledger, storage } = entry(name);
     const before = storage.logRecords;
-    const compacted = await lib.compactLedger(ledger, storage);
+    const compacted = await ledger.compact();
     return { before, compacted, after: storage.logRecords };
   },
 

@@ -16,7 +16,7 @@ export async function ledgerState(ledger: Ledger, kind: string | null): Promise<
     kind,
     lastTx: ledger.lastTx,
     lastEpoch: ledger.lastEpoch,
-    view: JSON.stringify(await ledger.asOf(ledger.lastEpoch)),
+    view: JSON.stringify(await ledger.asOf({ epoch: ledger.lastEpoch })),
     snapshotSha256: Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join(''),
   };
 }

@@ -17,7 +17,7 @@ self.onmessage = async (event: MessageEvent<{ name: string; commits: number }>) 
     const ledger = await lib.openLedger({ storage });
     const half = Math.floor(commits / 2);
     for (const tx of RMDX_SESSION.slice(0, half)) await ledger.commit(tx);
-    await lib.compactLedger(ledger, storage);
+    await ledger.compact();
     for (const tx of RMDX_SESSION.slice(half, commits)) await ledger.commit(tx);
     const state = await ledgerState(ledger, storage.kind);
     await ledger.close();

@@ -1,6 +1,6 @@
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into a fresh folder (from the
- * npm cache when it can) with the RDF subpath's optional peers, then what the README promises,
+ * npm cache when it can) with the RDF subpath's optional peers, then what the README and docs/ promise,
  * run verbatim against the installed copy: the Node examples (RDF included), the browser example
  * built by Vite and run in Chromium, the Workers example under `wrangler dev` on loopback, and the
  * types under node16 and bundler resolution. Run by `npm run test:package` (which builds first).
@@ -15,6 +15,13 @@ import { promisify } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
 import { build, createServer as createViteServer, preview } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  allDocBlocks,
+  type DocBlock,
+  docPrograms,
+  normaliseOutput,
+  statedOutput,
+} from '../../test/helpers/doc-blocks.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../chromium.js';
 
 const run = promisify(execFile);
@@ -29,68 +36,19 @@ const PKG = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
 /** Keeps wrangler off the network: no metrics, no update check. */
 const OFFLINE_ENV = { WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CI: 'true' };
 
-interface Block {
-  section: string;
-  lang: string;
-  code: string;
+/** The README's and docs/' blocks, read the way `test/readme.test.ts` reads them. */
+const BLOCKS = allDocBlocks(ROOT);
+/** The first block of a page (and section) in a language. */
+function blockIn(file: string, lang: string, startsWith = ''): DocBlock {
+  const block = BLOCKS.find((b) => b.file === file && b.lang === lang && b.code.startsWith(startsWith));
+  if (!block) throw new Error(`no ${lang} block in ${file}`);
+  return block;
 }
-
-/** Every fenced block of the README with the `## ` section it sits in. */
-function readmeBlocks(): Block[] {
-  const blocks: Block[] = [];
-  let section = '';
-  const lines = README.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.startsWith('## ')) section = line.slice(3).trim();
-    const fence = /^```(\w+)$/.exec(line);
-    if (!fence) continue;
-    const end = lines.indexOf('```', i + 1);
-    blocks.push({ section, lang: fence[1]!, code: `${lines.slice(i + 1, end).join('\n')}\n` });
-    i = end;
-  }
-  return blocks;
-}
-
-/** Their examples run in their runtimes, below. */
-const RUNTIME_SECTIONS = ['Cloudflare Workers', 'In the browser'];
-const NOT_RUN_SECTIONS = ['Layout'];
 /**
  * The optional peers (the RDF subpath's, the semantic embedder's), installed next to the package
  * at the versions this repository tests.
  */
 const OPTIONAL_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
-
-/**
- * The Node programs: a TypeScript block that imports the package starts one; a block without
- * imports continues the latest program, run after its statements and before its last line (the
- * one that closes the ledger).
- */
-function nodePrograms(): Array<{ name: string; code: string }> {
-  const programs: Array<{ name: string; code: string }> = [];
-  let base: string | undefined;
-  for (const b of readmeBlocks()) {
-    if (b.lang !== 'ts' || RUNTIME_SECTIONS.includes(b.section) || NOT_RUN_SECTIONS.includes(b.section)) continue;
-    if (/^import /m.test(b.code)) {
-      base = b.code;
-      programs.push({ name: b.section, code: b.code });
-    } else if (base !== undefined) {
-      const lines = base.trimEnd().split('\n');
-      const last = lines.pop()!;
-      programs.push({
-        name: `${b.section} (after the previous example)`,
-        code: `${lines.join('\n')}\n${b.code}${last}\n`,
-      });
-    }
-  }
-  return programs;
-}
-
-/** What the program's `console.log(…); // output` comments say it prints, spaces and quotes normalised. */
-function statedOutput(code: string): string[] {
-  return [...code.matchAll(/console\.log\(.*\); \/\/ (.*)$/gm)].map((m) => normalise(m[1]!));
-}
-const normalise = (s: string) => s.replaceAll("'", '"').replaceAll(/\s+/g, '');
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -195,7 +153,7 @@ describe('the packed tarball', () => {
 });
 
 describe('the installed command', () => {
-  // Its commands at work: the README's command-line block, below.
+  // Its commands at work: the command-line block of docs/guide/cli.md, below.
   it('runs from node_modules/.bin: --version; refuses a file that is not a transcript', async () => {
     const bin = join(app, 'node_modules/.bin/context-ledger');
     const version = await run(bin, ['--version'], { cwd: app });
@@ -206,10 +164,10 @@ describe('the installed command', () => {
   }, 300_000);
 });
 
-describe('the README command-line block, run verbatim', () => {
+describe('the command-line block of docs/guide/cli.md, run verbatim', () => {
   it('runs every line (ingest, inspect, materialize, retrieve, replay) with exit 0', async () => {
-    const block = readmeBlocks().find((b) => b.section === 'Command line' && b.lang === 'sh');
-    const lines = block!.code.split('\n').filter((l) => l.startsWith('npx context-ledger '));
+    const block = blockIn('docs/guide/cli.md', 'sh');
+    const lines = block.code.split('\n').filter((l) => l.startsWith('npx context-ledger '));
     expect(lines.map((l) => l.split(/\s+/)[2])).toEqual(['ingest', 'inspect', 'materialize', 'retrieve', 'replay']);
     // The files it names: a mini-swe-agent trajectory and an OpenAI chat. npx finds the installed bin.
     const dir = join(app, 'cli-readme');
@@ -236,21 +194,15 @@ describe('the README command-line block, run verbatim', () => {
   }, 400_000);
 });
 
-describe('the README, run verbatim against the installed package', () => {
-  const programs = nodePrograms();
+describe('the README and docs/, run verbatim against the installed package', () => {
+  const programs = docPrograms(BLOCKS);
 
-  it('has the Node examples this test runs', () => {
-    expect(programs.map((p) => p.name)).toEqual([
-      'Using it',
-      'Working sets: what the model must see (after the previous example)',
-      'Retrieval: support, or what is missing (after the previous example)',
-      'Retrieval: support, or what is missing',
-      'Conversations in',
-      'Transcripts in',
-      'Transcripts in',
-      'RDF, PROV-O and SPARQL (`context-ledger/rdf`)',
-      'Durable storage (Node)',
-    ]);
+  it('has the Node examples this test runs: the README and every guide page', () => {
+    const files = new Set(programs.map((p) => p.file));
+    for (const file of ['README.md', 'docs/guide/concepts.md', 'docs/guide/working-sets.md', 'docs/guide/retrieval.md'])
+      expect(files).toContain(file);
+    for (const file of ['docs/guide/ingest.md', 'docs/guide/rdf.md', 'docs/guide/storage.md'])
+      expect(files).toContain(file);
   });
 
   it.each(programs.map((p, i) => ({ ...p, i })))(
@@ -267,7 +219,7 @@ describe('the README, run verbatim against the installed package', () => {
       const passes = /\bStorage\(/.test(code) ? 2 : 1;
       for (let pass = 0; pass < passes; pass++) {
         const { stdout } = await run(join(BIN, 'tsx'), ['example.ts'], { cwd: dir, timeout: 120_000 });
-        expect(stdout.trim().split('\n').filter(Boolean).map(normalise)).toEqual(statedOutput(code));
+        expect(stdout.trim().split('\n').filter(Boolean).map(normaliseOutput)).toEqual(statedOutput(code));
       }
     },
     300_000,
@@ -276,7 +228,7 @@ describe('the README, run verbatim against the installed package', () => {
   it('type-checks the examples and the adapters subpath under node16 and bundler resolution', async () => {
     const dir = join(app, 'types');
     await mkdir(dir);
-    const sources = programs.filter((p) => !p.name.includes('after')).map((p) => p.code);
+    const sources = programs.filter((p) => !p.name.includes('(after')).map((p) => p.code);
     sources.push(
       "import type { AdaptedTrace } from 'context-ledger/adapters';\nexport const t: AdaptedTrace | null = null;\n",
     );
@@ -300,7 +252,7 @@ describe('the README, run verbatim against the installed package', () => {
   }, 120_000);
 });
 
-describe('the README Worker, under wrangler dev on loopback', () => {
+describe('the Worker of docs/runtimes/workers.md, under wrangler dev on loopback', () => {
   let wrangler: ChildProcess | undefined;
   let output = '';
 
@@ -312,15 +264,14 @@ describe('the README Worker, under wrangler dev on loopback', () => {
   });
 
   it('commits and materializes through a session Durable Object, with coded 400s', async () => {
-    const blocks = readmeBlocks().filter((b) => b.section === 'Cloudflare Workers');
-    const worker = blocks.find((b) => b.code.startsWith('// worker.ts'));
-    const config = blocks.find((b) => b.code.startsWith('// wrangler.jsonc'));
+    const worker = blockIn('docs/runtimes/workers.md', 'ts', '// worker.ts');
+    const config = blockIn('docs/runtimes/workers.md', 'jsonc', '// wrangler.jsonc');
     expect(worker && config).toBeTruthy();
     const dir = join(app, 'worker');
     await mkdir(dir);
     await writeFile(join(dir, 'worker.ts'), worker!.code);
     await writeFile(join(dir, 'wrangler.jsonc'), config!.code);
-    // Its types, as the README says to set them.
+    // Its types, as docs/runtimes/workers.md says to set them.
     await writeFile(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -390,13 +341,13 @@ describe('the README Worker, under wrangler dev on loopback', () => {
   }, 400_000);
 });
 
-describe('the README browser example, built by Vite and run in Chromium', () => {
+describe('the browser example of docs/runtimes/browser.md, built by Vite and run in Chromium', () => {
   it('type-checks under the browser condition, builds with no Vite config, commits to OPFS kept across a reload; runs on the dev server', async () => {
-    const block = readmeBlocks().find((b) => b.section === 'In the browser' && b.lang === 'ts');
-    expect(block?.code).toContain("from 'context-ledger'");
+    const block = blockIn('docs/runtimes/browser.md', 'ts');
+    expect(block.code).toContain("from 'context-ledger'");
     const dir = join(app, 'web');
     await mkdir(dir);
-    // The page: the README's code as written, then a report of what the ledger holds for the test.
+    // The page: the page's code as written, then a report of what the ledger holds for the test.
     // Errors are caught by a classic script that runs before the module.
     await writeFile(
       join(dir, 'index.html'),
@@ -407,12 +358,12 @@ addEventListener('error', (e) => { window.failed = String(e.error?.stack ?? e.me
     );
     await writeFile(
       join(dir, 'example.ts'),
-      `${block!.code}
-const view = await ledger.asOf(ledger.lastEpoch);
+      `${block.code}
+const view = await ledger.asOf({ epoch: ledger.lastEpoch });
 (window as unknown as { result: unknown }).result = { lastEpoch: ledger.lastEpoch, bodies: view.nodes.map((n) => n.body) };
 `,
     );
-    // Its types, as the README says to set them (the browser entry's, by the `browser` condition).
+    // Its types, as docs/runtimes/browser.md says to set them (the browser entry's, by the `browser` condition).
     await writeFile(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
@@ -435,7 +386,7 @@ const view = await ledger.asOf(ledger.lastEpoch);
     // Vite as a host would run it on the installed package: no config file, default options.
     await build({ root: dir, configFile: false, logLevel: 'warn' });
     const assets = await readdir(join(dir, 'dist/assets'));
-    // The four assets the README names, emitted next to the page (no CDN): DuckDB's wasm and worker
+    // The four assets docs/runtimes/browser.md names, emitted next to the page (no CDN): DuckDB's wasm and worker
     // script, tiktoken's lite wasm, the o200k_base ranks.
     const emitted = [
       'duckdb-eh-.*\\.wasm',
@@ -455,7 +406,7 @@ const view = await ledger.asOf(ledger.lastEpoch);
       logLevel: 'warn',
       preview: { host: '127.0.0.1', port: await freePort(), strictPort: true },
     });
-    // And Vite's dev server, with the one option the README says it needs.
+    // And Vite's dev server, with the one option docs/runtimes/browser.md says it needs.
     const dev = await createViteServer({
       root: dir,
       configFile: false,

@@ -14,7 +14,7 @@ export interface Selection {
   masked?: TranscriptMessage[];
 }
 
-export type BaselineName = 'recency' | 'recencyPaired' | 'bm25' | 'observationMasking';
+export type BaselineName = 'recency' | 'recencyPaired' | 'bm25' | 'observationMasking' | 'compaction';
 export type Baseline = (transcript: Transcript, epoch: number, budget: number) => Selection;
 
 /** (a) The most recent messages that fit, whole: a contiguous window that stops at the first
@@ -132,7 +132,54 @@ export const observationMasking: Baseline = (transcript, epoch, budget) => {
   };
 };
 
-export const BASELINES: Readonly<Record<BaselineName, Baseline>> = { recency, recencyPaired, bm25, observationMasking };
+/**
+ * (e) Compaction, what agent CLIs do with auto-compact: each step's messages are appended to the
+ * conversation; when it no longer fits the budget, only the task and the newest whole steps that
+ * fill at most half of the budget left after the task are kept, and appending starts again. (A CLI
+ * also writes a summary of what it drops; no baseline here writes text of its own.) Stateful by
+ * nature, so it replays the steps up to `epoch` on every call.
+ */
+export const compaction: Baseline = (transcript, epoch, budget) => {
+  const { task, rest } = split(transcript, epoch);
+  const base = task && task.tokens <= budget ? task.tokens : 0;
+  const steps: TranscriptMessage[][] = [];
+  for (const m of rest) {
+    const last = steps[steps.length - 1];
+    if (last && last[0]!.epoch === m.epoch) last.push(m);
+    else steps.push([m]);
+  }
+  const sizeOf = (step: readonly TranscriptMessage[]) => step.reduce((n, m) => n + m.tokens, 0);
+  let kept: TranscriptMessage[][] = [];
+  let tokens = base;
+  for (const step of steps) {
+    kept.push(step);
+    tokens += sizeOf(step);
+    if (tokens <= budget) continue;
+    const half = Math.floor((budget - base) / 2);
+    let newest = 0;
+    let from = kept.length;
+    while (from > 0 && newest + sizeOf(kept[from - 1]!) <= half) newest += sizeOf(kept[--from]!);
+    kept = kept.slice(from);
+    tokens = base + newest;
+  }
+  return { messages: [...(task && task.tokens <= budget ? [task] : []), ...kept.flat()], tokens };
+};
+
+/** The whole conversation up to `epoch`, whatever the budget: what an agent without any context
+ * management sends. Not a budgeted baseline, so it is not among BASELINES. */
+export const untrimmed: Baseline = (transcript, epoch) => {
+  const { task, rest } = split(transcript, epoch);
+  const messages = [...(task ? [task] : []), ...rest];
+  return { messages, tokens: messages.reduce((n, m) => n + m.tokens, 0) };
+};
+
+export const BASELINES: Readonly<Record<BaselineName, Baseline>> = {
+  recency,
+  recencyPaired,
+  bm25,
+  observationMasking,
+  compaction,
+};
 
 const K1 = 1.2;
 const B = 0.75;

@@ -8,8 +8,8 @@ import { fromMiniSweAgent } from '../../src/adapters/index.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { TIERS } from '../../src/working-set/types.js';
 import type { WorkingSet } from '../../src/working-set/working-set.js';
-import { BASELINES, type BaselineName } from './baselines.js';
-import { editEvents } from './events.js';
+import { BASELINES, type BaselineName, untrimmed } from './baselines.js';
+import { type EditEvent, editEvents } from './events.js';
 import { goldLines } from './gold-lines.js';
 import { LedgerPool } from './ledger-pool.js';
 import {
@@ -22,9 +22,18 @@ import {
   recallOf,
   usableGold,
 } from './metrics.js';
+import { CacheSimulator, type CacheTally, DEFAULT_PRICING, type Pricing, requestBlocks } from './request-cost.js';
 import { summarise } from './summary.js';
 import { transcriptOf } from './transcript.js';
-import type { EventRecord, MethodName, MethodScore, ReplayReport } from './types.js';
+import { transcriptRequest } from './transcript-request.js';
+import {
+  type EventRecord,
+  METHODS,
+  type MethodName,
+  type MethodScore,
+  type ReplayReport,
+  type TrajectoryCost,
+} from './types.js';
 
 export { METHODS, type MethodName, type ReplayReport } from './types.js';
 
@@ -65,6 +74,11 @@ export interface ReplayOptions {
   bootstrap?: Partial<BootstrapOptions>;
   /** A database to reuse (the caller closes it); by default one is opened and closed here. */
   pool?: LedgerPool;
+  /** Input pricing of the cost section (default DEFAULT_PRICING). */
+  pricing?: Pricing;
+  /** The cost section: a request after every step (default true). Off, contexts are built only
+   * before the edit events, and the report's cost section is empty. */
+  cost?: boolean;
 }
 
 export async function replayTrajectories(
@@ -79,6 +93,7 @@ export async function replayTrajectories(
   };
   const pool = options.pool ?? new LedgerPool();
   const records: EventRecord[] = [];
+  const costs: TrajectoryCost[] = [];
   const skipped: Array<{ name: string; reason: string }> = [];
   let usableGold = 0;
   let usableEditGold = 0;
@@ -92,9 +107,11 @@ export async function replayTrajectories(
         usableEditGold += prepared.editGold.length;
         droppedShort += prepared.dropped;
         try {
-          records.push(
-            ...(await replayOne(input.name, prepared, budgets, settings, await pool.fresh(), options.onContext)),
-          );
+          const ledger = await pool.fresh();
+          const withCost = options.cost !== false;
+          const one = await replayOne(input.name, prepared, budgets, settings, ledger, options.onContext, withCost);
+          records.push(...one.events);
+          if (withCost) costs.push(one.cost);
         } catch (e) {
           skipped.push({ name: input.name, reason: `replay failed: ${e instanceof Error ? e.message : String(e)}` });
         }
@@ -112,6 +129,8 @@ export async function replayTrajectories(
     usableEditGold,
     droppedShort,
     ...settings,
+    costs,
+    pricing: options.pricing ?? DEFAULT_PRICING,
   });
 }
 
@@ -157,9 +176,10 @@ async function replayOne(
   settings: { maxNodes: number | null; hops: number | null },
   ledger: Ledger,
   onContext: ReplayOptions['onContext'],
-): Promise<EventRecord[]> {
+  withCost: boolean,
+): Promise<{ events: EventRecord[]; cost: TrajectoryCost }> {
   const events = editEvents(transactions, gold);
-  if (events.length === 0) return [];
+  const eventAt = new Map(events.map((ev) => [ev.epoch, ev]));
   const matcher = new LineMatcher(gold);
   const goldTokens = gold.map((g) => ledger.countTokens(g.text));
   const editMatcher = new LineMatcher(editGold);
@@ -170,27 +190,74 @@ async function replayOne(
     tokens,
     pairsKept: pairsIntact(ids, transcript.pairing),
   });
-  const materialize = (epoch: number, tokens: number) =>
+  // The agent loop's request is materialize({ budget }) with the defaults, as a user calls it.
+  const materialize = (tokens: number) =>
     ledger.materialize({
-      epoch,
       budget: { tokens },
       ...(settings.maxNodes === null ? {} : { maxNodes: settings.maxNodes }),
       ...(settings.hops === null ? {} : { hops: settings.hops }),
     });
+  // A block's text recurs in many requests: count it once.
+  const counted = new Map<string, number>();
+  const countTokens = (text: string) => {
+    const known = counted.get(text);
+    if (known !== undefined) return known;
+    const n = ledger.countTokens(text);
+    counted.set(text, n);
+    return n;
+  };
+  const caches = budgets.map(() => {
+    const perMethod = {} as Record<MethodName, CacheSimulator>;
+    for (const m of METHODS) perMethod[m] = new CacheSimulator(countTokens);
+    return perMethod;
+  });
+  const untrimmedCache = new CacheSimulator(countTokens);
 
   const out: EventRecord[] = [];
   const edited = new Set<string>();
-  let next = 0;
-  for (const ev of events) {
+  // After each step but the last the agent sends a request; the next step is what it answers.
+  for (const [s, tx] of transactions.entries()) {
+    await ledger.commit(tx);
+    const upcoming = transactions[s + 1];
+    if (upcoming === undefined) break;
+    const before = upcoming.epoch - 1;
+    const ev = eventAt.get(upcoming.epoch);
+    if (!withCost && ev === undefined) continue;
+    if (withCost)
+      untrimmedCache.send(requestBlocks(transcriptRequest(transcript, untrimmed(transcript, before, UNLIMITED))));
+    const wss: WorkingSet[] = [];
+    for (const [b, budget] of budgets.entries()) {
+      const ws = await materialize(budget);
+      wss.push(ws);
+      if (!withCost) continue;
+      caches[b]!.ledger.send(requestBlocks(ws.toMessages('anthropic')));
+      for (const method of Object.keys(BASELINES) as BaselineName[])
+        caches[b]![method].send(
+          requestBlocks(transcriptRequest(transcript, BASELINES[method](transcript, before, budget))),
+        );
+    }
+    if (ev !== undefined) out.push(await scoreEvent(ev, before, wss));
+  }
+  return {
+    events: out,
+    cost: {
+      trajectory: name,
+      budgets: budgets.map((budget, b) => ({
+        budget,
+        methods: Object.fromEntries(METHODS.map((m) => [m, caches[b]![m].tally])) as Record<MethodName, CacheTally>,
+      })),
+      untrimmed: untrimmedCache.tally,
+    },
+  };
+
+  /** How much of the gold each method's context holds before the edit `ev` (its working sets at
+   * every budget already built, from the steps before it). */
+  async function scoreEvent(ev: EditEvent, before: number, wss: readonly WorkingSet[]): Promise<EventRecord> {
     const firstEdit = ev.paths.every((p) => !edited.has(p));
     for (const p of ev.paths) edited.add(p);
-    // Only the steps before the edit are in the ledger when its context is built.
-    while (next < transactions.length && transactions[next]!.epoch < ev.epoch)
-      await ledger.commit(transactions[next++]!);
-    const before = ev.epoch - 1;
     const seen = transcript.messages.filter((m) => m.epoch <= before);
     const ceiling = recallOf(matcher.shownBy(seen.map((m) => m.text)), ev.gold);
-    const full = await materialize(before, UNLIMITED);
+    const full = await materialize(UNLIMITED);
     const carrierTier = carrierTiers(full, matcher);
     const reach = recallOf(new Set(carrierTier.keys()), ev.gold);
     // The second gold: the exact pre-images of this step's edits of the event's paths.
@@ -213,8 +280,8 @@ async function replayOne(
         reach: editRecall(bodiesOf(full)),
       };
     }
-    for (const budget of budgets) {
-      const ws = await materialize(before, budget);
+    for (const [b, budget] of budgets.entries()) {
+      const ws = wss[b]!;
       onContext?.({ trajectory: name, epoch: ev.epoch, budget, method: 'ledger', json: JSON.stringify(ws) });
       const present = matcher.shownBy(ws.items.flatMap((i) => (i.body === undefined ? [] : [i.body])));
       const ids = new Set(ws.items.map((i) => i.id));
@@ -233,9 +300,8 @@ async function replayOne(
       }
       record.budgets.push({ budget, methods, ...tierDiagnosis(ws, present, carrierTier, ev.gold) });
     }
-    out.push(record);
+    return record;
   }
-  return out;
 }
 
 /** The texts a working set shows (an item referring to another's body shows that body too, and

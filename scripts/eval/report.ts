@@ -5,7 +5,14 @@
  */
 import { TIERS } from '../../src/working-set/types.js';
 import { MIN_GOLD_CHARS } from './metrics.js';
-import { type BudgetSummary, METHODS, type MethodName, type MethodSummary, type ReplayReport } from './types.js';
+import {
+  type BudgetSummary,
+  type CostMethod,
+  METHODS,
+  type MethodName,
+  type MethodSummary,
+  type ReplayReport,
+} from './types.js';
 
 export interface Target {
   name: string;
@@ -73,6 +80,7 @@ const LABEL: Record<MethodName, string> = {
   recencyPaired: 'recency, pairs kept',
   bm25: 'BM25 (task as query)',
   observationMasking: 'observation masking',
+  compaction: 'compaction',
 };
 
 export function renderMarkdown(report: ReplayReport): string {
@@ -84,7 +92,7 @@ export function renderMarkdown(report: ReplayReport): string {
     `- Gold lines: ${report.goldLines.usable} measured; ${report.goldLines.ignoredShort} blank or shorter than ${MIN_GOLD_CHARS} non-space characters ignored, in every method and the ceiling alike.`,
     `- Ceiling (gold lines some earlier message displayed): **${pct(report.ceiling)}** [${pct(report.ceilingCI[0])}, ${pct(report.ceilingCI[1])}].`,
     `- Ledger reach (its working set with no budget limit): ${pct(report.reach)}.`,
-    `- Ledger: \`materialize({ epoch, budget })\` with ${s.maxNodes === null && s.hops === null ? 'its default options (as a user calls it)' : `\`maxNodes\` ${s.maxNodes ?? 'default'}, \`hops\` ${s.hops ?? 'default'}`}; tokens in ${s.encoding}.`,
+    `- Ledger: \`materialize({ budget })\` after committing the steps before the edit, with ${s.maxNodes === null && s.hops === null ? 'its default options (as a user calls it)' : `\`maxNodes\` ${s.maxNodes ?? 'default'}, \`hops\` ${s.hops ?? 'default'}`}; tokens in ${s.encoding}.`,
     '',
   );
   for (const b of report.budgets) {
@@ -160,20 +168,55 @@ export function renderMarkdown(report: ReplayReport): string {
       `| ${b.budget.toLocaleString('en-US')}: recall lost | ${TIERS.map((x) => (100 * b.ledger.missedByTier[x]).toFixed(1)).join(' | ')} |`,
     );
   }
+  lines.push(...costSection(report));
   lines.push(
     '',
     '## How it is measured',
     '',
     "- **Event**: a step whose transaction has an `artifact_revision` (not one inferred from a later view) of a file the final patch (`info.submission`) changes. Gold lines: that file's old lines the patch removes or replaces; for a pure insertion, the context lines around it.",
-    '- **Context**: built from the steps before the edit. The ledger is fed one step at a time and materialized at the previous epoch, so a later step cannot leak in.',
+    '- **Context**: built from the steps before the edit. The ledger is fed one step at a time and materialized once those steps are committed, so a later step cannot leak in.',
     '- **Shown**: a gold line is shown when some line of a context text, trailing whitespace trimmed, ends with the gold text and no identifier character or `.` runs into it (numbered listings, `grep -n` and diff lines count). The same matcher serves every method and the ceiling. A ledger excerpt (an output cut to its relevant lines) shows only the lines it keeps.',
     "- **Recall**: share of an event's gold lines shown, averaged over events. **Ceiling**: the same over every earlier message (task, assistant turns, observations).",
     `- **Precision**: tokens of the gold lines shown (each line once, counted on its own text), over the context's tokens, averaged over events. **Pairs kept**: share of events whose context shows every tool call with its results and every result with its call.`,
-    '- **Baselines** (same budgets, same texts as the ledger: the task, each assistant turn as thought + command, each observation): *recency* — the most recent messages that fit, whole, as a contiguous window; *recency, pairs kept* — the same over whole steps; *BM25* — observations scored against the task text (k1 1.2, b 0.75, statistics of the observations so far), best first, skipping what does not fit; *observation masking* — every assistant turn, the latest N observations in full and older ones replaced by a placeholder, N the largest that fits (the oldest steps dropped whole when even the turns do not fit). Each keeps the task first when it fits, as the ledger does.',
+    '- **Baselines** (same budgets, same texts as the ledger: the task, each assistant turn as thought + command, each observation): *recency* — the most recent messages that fit, whole, as a contiguous window; *recency, pairs kept* — the same over whole steps; *BM25* — observations scored against the task text (k1 1.2, b 0.75, statistics of the observations so far), best first, skipping what does not fit; *observation masking* — every assistant turn, the latest N observations in full and older ones replaced by a placeholder, N the largest that fits (the oldest steps dropped whole when even the turns do not fit); *compaction* — steps appended until the budget is full, then only the newest whole steps filling at most half the budget kept, and appending again (auto-compact without the summary). Each keeps the task first when it fits, as the ledger does.',
     `- **Intervals**: 95% percentile bootstrap of the mean, resampling trajectories (${s.bootstrap.samples} resamples, seed ${s.bootstrap.seed}).`,
     '',
   );
   return lines.join('\n');
+}
+
+const COST_LABEL: Record<CostMethod, string> = { ...LABEL, untrimmed: 'untrimmed transcript (no budget)' };
+
+/** The agent loop's input cost per budget (see docs/evaluation/replay-cost.md). */
+function costSection(report: ReplayReport): string[] {
+  const c = report.cost;
+  if (c.trajectories === 0) return [];
+  const p = c.pricing;
+  const usd = (v: number) => `$${v.toFixed(v < 1 ? 4 : 2)}`;
+  const n = (v: number) => Math.round(v).toLocaleString('en-US');
+  const lines = [
+    '',
+    '## Cost: every step of every trajectory, prompt cache on',
+    '',
+    `An agent loop over each of the ${c.trajectories} trajectories: after every step but the last it commits the step, builds each method's request and sends it (${n(c.requests)} requests per method and budget). The ledger's request is \`ws.toMessages('anthropic')\` after \`materialize({ budget })\` with its default options; each baseline's selection is rendered into the same Anthropic message and content-block shape (the conversation in order, tool calls as \`tool_use\`, outputs as \`tool_result\`). **Cached**: the tokens of the blocks a request shares, from the start, with the same method's previous request (whole messages and content blocks, the granularity providers cache); the rest is a cache write. Tokens counted in ${report.settings.encoding} on each block's text. **Cost**: input of ${p.model} at $${p.inputPerMillion}/Mtok, cache reads at ${p.cacheRead}× and cache writes at ${p.cacheWrite}× (\`--model\`, \`--input-price\`, \`--cache-read\`, \`--cache-write\`). Recall: all edit events, first gold (the untrimmed transcript's is the ceiling). Recall per $: recall ÷ cost per run.`,
+    '',
+  ];
+  for (const b of c.budgets) {
+    lines.push(
+      `### ${b.budget.toLocaleString('en-US')} tokens`,
+      '',
+      '| method | tokens sent | cached | cached share | cache writes | cost per run | × recency | × untrimmed | recall | recall per $ |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const m of [...METHODS, 'untrimmed'] as const) {
+      const r = b.methods[m];
+      lines.push(
+        `| ${COST_LABEL[m]} | ${n(r.sent)} | ${n(r.cached)} | ${pct(r.cachedShare)} | ${n(r.written)} | ${usd(r.costPerRun)} | ${r.vsRecency.toFixed(2)}× | ${r.vsUntrimmed.toFixed(2)}× | ${pct(r.recall)} | ${r.recallPerDollar.toFixed(1)} |`,
+      );
+    }
+    lines.push('');
+  }
+  return lines;
 }
 
 const COLOR: Record<MethodName, string> = {
@@ -182,6 +225,7 @@ const COLOR: Record<MethodName, string> = {
   recencyPaired: '#229954',
   bm25: '#7d3c98',
   observationMasking: '#d68910',
+  compaction: '#5d6d7e',
 };
 
 /** Recall (with its interval) against budget on a log scale, one line per method, and the ceiling. */

@@ -15,7 +15,7 @@
  *   call (no scoping, no extra records: nothing a user would not get).
  */
 
-import { DEFAULT_MAX_ENTITY_DF } from '../../src/adapters/index.js';
+import { DEFAULT_MAX_ENTITY_DF } from '../../src/adapters/documents/document-links.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import type { SupportFeatures } from '../../src/rerank/support.js';
 import { DEFAULT_SUPPORT_THRESHOLD } from '../../src/rerank/support.js';

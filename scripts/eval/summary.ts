@@ -4,13 +4,18 @@
  */
 import { TIERS, type TierName } from '../../src/working-set/types.js';
 import { type BootstrapOptions, bootstrapMeanCI, mean } from './metrics.js';
+import { addTally, type CacheTally, costOf, emptyTally, type Pricing } from './request-cost.js';
 import {
   type BudgetSummary,
+  type CostMethod,
+  type CostReport,
+  type CostSummary,
   type EventRecord,
   METHODS,
   type MethodName,
   type MethodSummary,
   type ReplayReport,
+  type TrajectoryCost,
 } from './types.js';
 
 export interface SummaryInput {
@@ -23,6 +28,8 @@ export interface SummaryInput {
   maxNodes: number | null;
   hops: number | null;
   bootstrap: BootstrapOptions;
+  costs: readonly TrajectoryCost[];
+  pricing: Pricing;
 }
 
 export function summarise(records: readonly EventRecord[], input: SummaryInput): ReplayReport {
@@ -82,7 +89,53 @@ export function summarise(records: readonly EventRecord[], input: SummaryInput):
     goldLines: { usable: input.usableGold, ignoredShort: input.droppedShort, editUsable: input.usableEditGold },
     settings: { maxNodes: input.maxNodes, hops: input.hops, encoding: 'o200k_base', bootstrap: input.bootstrap },
     budgets,
+    cost: costReport(input.costs, input.pricing, budgets, mean(records.map((r) => r.ceiling))),
     perEvent: [...records],
+  };
+}
+
+/** Totals over trajectories per method and budget, priced, against the recency window and the
+ * untrimmed transcript, with each method's recall over the edit events. */
+function costReport(
+  costs: readonly TrajectoryCost[],
+  pricing: Pricing,
+  budgets: readonly BudgetSummary[],
+  ceiling: number,
+): CostReport {
+  const untrimmed = emptyTally();
+  for (const c of costs) addTally(untrimmed, c.untrimmed);
+  const runs = Math.max(1, costs.length);
+  const summary = (t: CacheTally, recall: number, recency: number): CostSummary => {
+    const cost = costOf(t, pricing);
+    const costPerRun = cost / runs;
+    return {
+      ...t,
+      cachedShare: t.sent === 0 ? 0 : t.cached / t.sent,
+      cost,
+      costPerRun,
+      vsRecency: recency === 0 ? 0 : cost / recency,
+      vsUntrimmed: costOf(untrimmed, pricing) === 0 ? 0 : cost / costOf(untrimmed, pricing),
+      recall,
+      recallPerDollar: costPerRun === 0 ? 0 : recall / costPerRun,
+    };
+  };
+  return {
+    pricing,
+    trajectories: costs.length,
+    requests: untrimmed.requests,
+    budgets: budgets.map((b) => {
+      const totals = {} as Record<MethodName, CacheTally>;
+      for (const m of METHODS) {
+        totals[m] = emptyTally();
+        for (const c of costs) addTally(totals[m], c.budgets.find((x) => x.budget === b.budget)!.methods[m]);
+      }
+      const recency = costOf(totals.recency, pricing);
+      const methods = {} as Record<CostMethod, CostSummary>;
+      for (const m of METHODS) methods[m] = summary(totals[m], b.methods[m].recall, recency);
+      methods.untrimmed = summary(untrimmed, ceiling, recency);
+      return { budget: b.budget, methods };
+    }),
+    perTrajectory: [...costs],
   };
 }
 

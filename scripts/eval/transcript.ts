@@ -15,6 +15,10 @@ export interface TranscriptMessage {
   tokens: number;
   /** Ledger ids of the tool calls and results it renders (what the pairing check looks at). */
   nodes: readonly string[];
+  /** An assistant turn's parts, for rendering it as a request: the action's text and its calls. */
+  turn?: { thought: string; calls: ReadonlyArray<{ id: string; tool: string; body: string }> };
+  /** An observation's tool call. */
+  call?: string;
 }
 
 export interface Transcript {
@@ -59,11 +63,29 @@ export function transcriptOf(transactions: readonly Transaction[], countTokens: 
       const text = [action?.body, ...calls.map((c) => c.body)]
         .filter((t) => t !== undefined && t.length > 0)
         .join('\n\n');
-      add({ id: `turn:${tx.epoch}`, epoch: tx.epoch, role: 'assistant', text, nodes: calls.map((c) => c.id) });
+      add({
+        id: `turn:${tx.epoch}`,
+        epoch: tx.epoch,
+        role: 'assistant',
+        text,
+        nodes: calls.map((c) => c.id),
+        turn: {
+          thought: action?.body ?? '',
+          calls: calls.map((c) => ({ id: c.id, tool: c.tool ?? 'tool', body: c.body ?? '' })),
+        },
+      });
     }
     for (const n of nodes) {
-      if (n.kind === 'tool_result')
-        add({ id: n.id, epoch: tx.epoch, role: 'observation', text: n.body ?? '', nodes: [n.id] });
+      if (n.kind !== 'tool_result') continue;
+      const call = callOf.get(n.id);
+      add({
+        id: n.id,
+        epoch: tx.epoch,
+        role: 'observation',
+        text: n.body ?? '',
+        nodes: [n.id],
+        ...(call === undefined ? {} : { call }),
+      });
     }
   }
   return { messages, pairing: { resultsOf, callOf }, placeholderTokens: countTokens(MASK_PLACEHOLDER) };

@@ -1,9 +1,13 @@
 /** The evaluation's records and report shape (JSON-serialisable). */
 import type { TierName } from '../../src/working-set/types.js';
 import type { BootstrapOptions } from './metrics.js';
+import type { CacheTally, Pricing } from './request-cost.js';
 
-export const METHODS = ['ledger', 'recency', 'recencyPaired', 'bm25', 'observationMasking'] as const;
+export const METHODS = ['ledger', 'recency', 'recencyPaired', 'bm25', 'observationMasking', 'compaction'] as const;
 export type MethodName = (typeof METHODS)[number];
+
+/** The cost section's methods: every budgeted one, and the untrimmed transcript. */
+export type CostMethod = MethodName | 'untrimmed';
 
 export interface MethodScore {
   recall: number;
@@ -99,5 +103,38 @@ export interface ReplayReport {
   /** Closure bounds: null = the materializer's defaults (what a user gets). */
   settings: { maxNodes: number | null; hops: number | null; encoding: 'o200k_base'; bootstrap: BootstrapOptions };
   budgets: BudgetSummary[];
+  /** The agent loop's input cost over every step (see CostSummary). */
+  cost: CostReport;
   perEvent: EventRecord[];
+}
+
+/** One trajectory's requests — one after each step but the last — per method and budget. */
+export interface TrajectoryCost {
+  trajectory: string;
+  /** Per budget, per budgeted method; the untrimmed transcript is the same at every budget. */
+  budgets: Array<{ budget: number; methods: Record<MethodName, CacheTally> }>;
+  untrimmed: CacheTally;
+}
+
+export interface CostSummary extends CacheTally {
+  /** cached / sent. */
+  cachedShare: number;
+  /** USD over every trajectory, and per trajectory (a run). */
+  cost: number;
+  costPerRun: number;
+  /** Total cost over the recency window's and over the untrimmed transcript's. */
+  vsRecency: number;
+  vsUntrimmed: number;
+  /** Mean recall over the edit events (the untrimmed transcript's is the ceiling). */
+  recall: number;
+  /** recall / costPerRun: recall per USD spent on a run's input. */
+  recallPerDollar: number;
+}
+
+export interface CostReport {
+  pricing: Pricing;
+  trajectories: number;
+  requests: number;
+  budgets: Array<{ budget: number; methods: Record<CostMethod, CostSummary> }>;
+  perTrajectory: TrajectoryCost[];
 }

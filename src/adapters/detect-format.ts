@@ -15,9 +15,12 @@ import { fromMiniSweAgent } from './swe-agents/mini-swe-agent.js';
 import { fromSweAgent } from './swe-agents/swe-agent.js';
 import type { AdaptedTrace, AdapterOptions } from './types.js';
 
+/** The formats `detectFormat` recognises, each with an adapter in `TRANSCRIPT_ADAPTERS`. */
 export const TRANSCRIPT_FORMATS = ['mini-swe-agent', 'swe-agent', 'openai', 'anthropic', 'conversation'] as const;
+/** One of `TRANSCRIPT_FORMATS`. */
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 
+/** The adapter of each transcript format, as `detectFormat` names it. */
 export const TRANSCRIPT_ADAPTERS: Readonly<
   Record<TranscriptFormat, (input: unknown, options?: AdapterOptions) => AdaptedTrace>
 > = {

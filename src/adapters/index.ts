@@ -14,12 +14,7 @@ export {
   TRANSCRIPT_FORMATS,
   type TranscriptFormat,
 } from './detect-format.js';
-export {
-  DEFAULT_MAX_ENTITY_DF,
-  type DocumentLink,
-  documentLinks,
-  entitiesOf,
-} from './documents/document-links.js';
+export type { DocumentLink, LinkedDocument } from './documents/document-links.js';
 export {
   type AdaptedDocuments,
   type DocumentInput,
@@ -28,4 +23,4 @@ export {
 } from './documents/from-documents.js';
 export { fromMiniSweAgent } from './swe-agents/mini-swe-agent.js';
 export { fromSweAgent } from './swe-agents/swe-agent.js';
-export type { AdaptedTrace, AdapterOptions, AdapterStats } from './types.js';
+export type { AdaptedTrace, AdapterOptions, AdapterStats, PreImage } from './types.js';

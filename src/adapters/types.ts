@@ -20,12 +20,13 @@ export interface AdapterStats {
   commands: number;
   /** Commands from which at least one view, write or verifier was recognised. */
   recognised: number;
-  /** Counts per category (see README in this folder: view, view-uncertain, write, verifier, …). */
+  /** Counts per category (see docs/guide/ingest.md, "Stats": view, view-uncertain, write, verifier, …). */
   byCategory: Record<string, number>;
   /** Everything the adapter skipped or repaired, by step (epoch). */
   warnings: Array<{ step: number; reason: string }>;
 }
 
+/** What a transcript adapter returns: the transactions to commit in order, counts and warnings, and the pre-images of edits. */
 export interface AdaptedTrace {
   transactions: Transaction[];
   stats: AdapterStats;

@@ -8,7 +8,6 @@ import {
   type TranscriptFormat,
 } from '../adapters/detect-format.js';
 import { isLedgerError } from '../errors.js';
-import { compactLedger } from '../storage/compact-ledger.js';
 import { InputError, parse, requiredString, UsageError } from './args.js';
 import type { CliIO } from './io.js';
 import { createLedgerDir } from './ledger-dir.js';
@@ -54,7 +53,7 @@ export async function ingest(argv: readonly string[], io: CliIO): Promise<number
   const adapted: Adapted[] = [];
   for (const file of positionals) adapted.push(await loadTranscript(file, io.cwd, forced as TranscriptFormat));
 
-  const { ledger, storage } = await createLedgerDir(resolve(io.cwd, out));
+  const { ledger } = await createLedgerDir(resolve(io.cwd, out));
   try {
     const total = adapted.reduce((n, a) => n + a.trace.transactions.length, 0);
     const progress = progressBar(io.stderr, 'ingest', total);
@@ -76,7 +75,7 @@ export async function ingest(argv: readonly string[], io: CliIO): Promise<number
         `${a.file}: ${a.format}, ${s.steps} steps, ${s.commands} commands (${s.recognised} recognised), ${s.warnings.length} warnings, epochs ${offset}-${ledger.lastEpoch}\n`,
       );
     }
-    await compactLedger(ledger, storage);
+    await ledger.compact();
     io.stdout(`${out}: ${ledger.lastTx} transactions, last epoch ${ledger.lastEpoch}\n`);
     return 0;
   } finally {

@@ -70,7 +70,7 @@ const tally = (kinds: readonly string[]): Record<string, number> => {
  * new at that epoch with its id, path (revisions) or verifier.
  */
 export async function inspectLedger(ledger: Ledger, epoch: number): Promise<Inspection> {
-  const view = await ledger.asOf(epoch);
+  const view = await ledger.asOf({ epoch });
   // The recorded epochs: the transaction log of the ledger (an internal of this package).
   const recorded = await readLedger(ledger, async ({ index }) =>
     index.transactions.filter(Boolean).map((t) => t.epoch),
@@ -79,7 +79,7 @@ export async function inspectLedger(ledger: Ledger, epoch: number): Promise<Insp
   const closed = new Map<string, NodeRecord>();
   const views = new Map<number, NodeRecord[]>();
   for (const e of epochs) {
-    const nodes = e === epoch ? view.nodes : (await ledger.asOf(e)).nodes;
+    const nodes = e === epoch ? view.nodes : (await ledger.asOf({ epoch: e })).nodes;
     views.set(e, nodes);
     for (const n of nodes) {
       if (n.validTo !== undefined && n.validTo <= epoch) closed.set(`${n.id}@${n.validFrom}`, n);

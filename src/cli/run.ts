@@ -73,7 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       return 1;
     }
     if (isLedgerError(e)) {
-      io.stderr.write(`context-ledger ${first}: ${e.code}: ${e.message} ${JSON.stringify(e.details)}\n`);
+      io.stderr.write(`context-ledger ${first}: ${e.message} ${JSON.stringify(e.details)}\n`);
       return 1;
     }
     throw e;

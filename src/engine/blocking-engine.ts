@@ -67,8 +67,8 @@ interface ConnectionInternals {
 
 /**
  * Runs a statement whose result is not needed. `query()` parses DuckDB's reply (an Arrow IPC
- * file) into an apache-arrow Table even for BEGIN or INSERT: measured ~0.25 ms of a 0.3–1 ms
- * statement, and a commit runs several. The bindings' `runQuery` returns the same reply unparsed
+ * file) into an apache-arrow Table even for BEGIN or INSERT, a large share of a short
+ * statement's cost, and a commit runs several. The bindings' `runQuery` returns the same reply unparsed
  * (errors still throw). Falls back to `query()` if a duckdb-wasm version lacks those fields.
  */
 function effectOnly(conn: BlockingConnection): (sql: string) => void {

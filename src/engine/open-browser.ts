@@ -26,9 +26,9 @@ export interface BrowserEngineAssets {
  * fails with ASSET_UNAVAILABLE naming the option instead of hanging.
  */
 export async function openBrowserEngine(assets: BrowserEngineAssets): Promise<Engine> {
-  const wasmUrl = absoluteUrl(assets.duckdbWasmUrl, 'duckdbWasmUrl');
-  const workerUrl = absoluteUrl(assets.duckdbWorkerUrl, 'duckdbWorkerUrl');
-  await Promise.all([checkWasm(wasmUrl, 'duckdbWasmUrl'), checkScript(workerUrl, 'duckdbWorkerUrl')]);
+  const wasmUrl = absoluteUrl(assets.duckdbWasmUrl, 'assets.duckdbWasm');
+  const workerUrl = absoluteUrl(assets.duckdbWorkerUrl, 'assets.duckdbWorker');
+  await Promise.all([checkWasm(wasmUrl, 'assets.duckdbWasm'), checkScript(workerUrl, 'assets.duckdbWorker')]);
 
   const { worker, release } = startWorker(workerUrl);
   const failed = workerFailure(worker);
@@ -41,14 +41,14 @@ export async function openBrowserEngine(assets: BrowserEngineAssets): Promise<En
         // An uncaught error is the script's (it did not load or run); an unhandled rejection
         // is the wasm's (it did not instantiate).
         throw assetUnavailable(
-          f.uncaught ? 'duckdbWorkerUrl' : 'duckdbWasmUrl',
+          f.uncaught ? 'assets.duckdbWorker' : 'assets.duckdbWasm',
           f.uncaught ? workerUrl : wasmUrl,
           f.message,
         );
       }),
     ]);
     await withTimeout(started, START_TIMEOUT_MS, () =>
-      assetUnavailable('duckdbWasmUrl', wasmUrl, `DuckDB did not start within ${START_TIMEOUT_MS} ms`),
+      assetUnavailable('assets.duckdbWasm', wasmUrl, `DuckDB did not start within ${START_TIMEOUT_MS} ms`),
     );
     await db.open({ path: ':memory:', query: { castBigIntToDouble: false } });
     conn = await db.connect();
@@ -56,7 +56,9 @@ export async function openBrowserEngine(assets: BrowserEngineAssets): Promise<En
     for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS]) await conn.query(sql);
   } catch (cause) {
     await db.terminate().catch(() => undefined);
-    throw cause instanceof LedgerError ? cause : assetUnavailable('duckdbWasmUrl', wasmUrl, errorText(cause), cause);
+    throw cause instanceof LedgerError
+      ? cause
+      : assetUnavailable('assets.duckdbWasm', wasmUrl, errorText(cause), cause);
   } finally {
     release();
   }

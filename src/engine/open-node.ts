@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { LedgerError } from '../errors.js';
 import { errorText } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
@@ -43,11 +44,14 @@ function compiledModule(path: string, readFile: (path: string) => Promise<Uint8A
 }
 
 export interface NodeEngineOptions {
-  /** Path to DuckDB's exception-handling wasm build; defaults to the installed package's. */
-  duckdbWasmPath?: string;
+  /**
+   * DuckDB's exception-handling wasm build: a path, a `file:` URL, its bytes or a compiled module;
+   * defaults to the installed package's file.
+   */
+  duckdbWasm?: string | URL | Uint8Array | WebAssembly.Module;
 }
 
-const instances = sharedInstanceCache<string>();
+const instances = sharedInstanceCache<string | object>();
 
 /**
  * Opens an in-memory DuckDB-WASM database with the Node blocking build: a database of its own,
@@ -56,8 +60,9 @@ const instances = sharedInstanceCache<string>();
  * so durability comes from snapshots and the transaction log instead.
  */
 export async function openNodeEngine(options: NodeEngineOptions = {}): Promise<Engine> {
-  const ehWasm = options.duckdbWasmPath ?? require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
-  const instance = await instances(ehWasm, () => startInstance(ehWasm));
+  const source = wasmSource(options.duckdbWasm);
+  // One instance per path, or per module or byte array handed over (by identity).
+  const instance = await instances(source.key, () => startInstance(source));
   try {
     return instance.openEngine();
   } catch (cause) {
@@ -65,19 +70,47 @@ export async function openNodeEngine(options: NodeEngineOptions = {}): Promise<E
   }
 }
 
-async function startInstance(ehWasm: string): Promise<SharedInstance> {
+interface WasmSource {
+  key: string | object;
+  /** The file to read, or null when the module or its bytes were handed over. */
+  path: string | null;
+  module: () => Promise<WebAssembly.Module>;
+}
+
+/** Where DuckDB's wasm comes from; ASSET_UNAVAILABLE naming `assets.duckdbWasm` for any other value. */
+function wasmSource(value: NodeEngineOptions['duckdbWasm']): WasmSource {
+  if (value instanceof WebAssembly.Module) return { key: value, path: null, module: async () => value };
+  if (value instanceof Uint8Array)
+    return { key: value, path: null, module: () => WebAssembly.compile(value as Uint8Array<ArrayBuffer>) };
+  let path: string;
+  if (value === undefined) path = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
+  else if (typeof value === 'string') path = value;
+  else if (value instanceof URL && value.protocol === 'file:') path = fileURLToPath(value);
+  else
+    throw new LedgerError('ASSET_UNAVAILABLE', {
+      field: 'assets.duckdbWasm',
+      reason: 'Node loads it from a path, a file: URL, bytes or a WebAssembly.Module',
+    });
+  return {
+    key: path,
+    path,
+    module: async () => compiledModule(path, (p) => import('node:fs').then((fs) => fs.promises.readFile(p))),
+  };
+}
+
+async function startInstance(source: WasmSource): Promise<SharedInstance> {
   const duck = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as NodeBlockingModule;
   const fs = await import('node:fs');
-  if (!fs.existsSync(ehWasm)) throw new LedgerError('ASSET_UNAVAILABLE', { field: 'duckdbWasmPath', asset: ehWasm });
+  const ehWasm = source.path ?? '(handed over)';
+  if (source.path !== null && !fs.existsSync(source.path))
+    throw new LedgerError('ASSET_UNAVAILABLE', { field: 'assets.duckdbWasm', asset: ehWasm });
+  // The bundle's path is only read by the build's own instantiate hook, which is replaced below.
+  const mainModule = source.path ?? require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm');
   const worker = require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs');
   let db: Awaited<ReturnType<NodeBlockingModule['createDuckDB']>>;
   try {
-    db = await duck.createDuckDB(
-      { eh: { mainModule: ehWasm, mainWorker: worker } },
-      new duck.VoidLogger(),
-      duck.NODE_RUNTIME,
-    );
-    const module = await compiledModule(ehWasm, (path) => fs.promises.readFile(path));
+    db = await duck.createDuckDB({ eh: { mainModule, mainWorker: worker } }, new duck.VoidLogger(), duck.NODE_RUNTIME);
+    const module = await source.module();
     // As the build's own hook does, minus the read and compile; a failure inside emscripten's
     // callback would otherwise leave `instantiate()` pending forever.
     let failInstantiation: (cause: unknown) => void = () => {};
@@ -103,7 +136,7 @@ async function startInstance(ehWasm: string): Promise<SharedInstance> {
   } catch (cause) {
     throw new LedgerError(
       'ASSET_UNAVAILABLE',
-      { field: 'duckdbWasmPath', asset: ehWasm, reason: String(cause) },
+      { field: 'assets.duckdbWasm', asset: ehWasm, reason: String(cause) },
       cause,
     );
   }

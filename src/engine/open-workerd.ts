@@ -90,7 +90,7 @@ async function startInstance(assets: WorkerdEngineAssets): Promise<SharedInstanc
     await Promise.race([db.instantiate(), instantiationFailed]);
     db.open({ path: ':memory:', query: { castBigIntToDouble: false } });
   } catch (cause) {
-    throw new LedgerError('ASSET_UNAVAILABLE', { field: 'duckdbModule', reason: errorText(cause) }, cause);
+    throw new LedgerError('ASSET_UNAVAILABLE', { field: 'assets.duckdbWasm', reason: errorText(cause) }, cause);
   }
   return new SharedInstance(db, WORKERD_SETTINGS, WORKERD_KEPT_PLANS);
 }

@@ -2,8 +2,8 @@
  * Statements every new database runs before anything else. Any extension LOAD or autoload whose
  * download fails hangs the process forever (measured: even against a closed local port), so
  * autoloading is switched off first. The library never loads an extension: BM25 runs in memory
- * over postings kept at commit (src/retrieval/retrieval-index.ts) and cosine as plain SQL over a
- * derived vector table (src/retrieval/body-vectors.ts).
+ * over postings kept at commit (src/retrieval/retrieval-index.ts) and cosine in memory over
+ * float32 body vectors (src/retrieval/body-vectors.ts, src/retrieval/cosine-top.ts).
  */
 export const HANG_SAFE_SETTINGS: readonly string[] = [
   'SET autoload_known_extensions = false',
@@ -27,11 +27,10 @@ export const PLAN_SETTINGS: readonly string[] = [
 /**
  * Settings for bulk ingest. DuckDB checkpoints an in-memory database when one commit's estimated
  * WAL size passes `checkpoint_threshold` (16 MiB): a 10k-node commit with ~500-character bodies
- * did, and the checkpoint (compressing row groups nobody persists) cost ~30% of the commit's
- * engine time (measured 4.0 s vs 2.9 s of CPU per 100k nodes). Commits of a few nodes never
- * reach it, so a ledger grown step by step was uncompressed anyway; raising it makes bulk
- * commits behave the same (and bulk-loaded data takes ~2.5× the engine memory it took
- * compressed: 98 MiB instead of 38 MiB at 100k nodes).
+ * does, and the checkpoint compresses row groups nobody persists, a large share of the commit's
+ * engine time. Commits of a few nodes never reach it, so a ledger grown step by step is
+ * uncompressed anyway; raising it makes bulk commits behave the same, at the cost of the engine
+ * memory compression would have saved (docs/benchmarks/profiles.md has the figures).
  */
 export const INGEST_SETTINGS: readonly string[] = ["SET checkpoint_threshold = '1TB'"];
 

@@ -18,8 +18,8 @@ interface WithModule {
  * reached through its own connection (`USE`), so unqualified table names, temp tables and
  * transactions stay per ledger.
  *
- * Why: starting an instance costs ~1.2 s of JavaScript in emscripten's dynamic linker (it
- * relocates the module's 75k exports: updateGOT, applySignatureConversions, …) on top of ~0.2 s
+ * Why: starting an instance costs about a second of JavaScript in emscripten's dynamic linker
+ * (it relocates the module's 75k exports: updateGOT, applySignatureConversions, …) on top of
  * instantiating, every time, even from a compiled module; `ATTACH ':memory:'` costs a
  * millisecond. Opening and restoring ledgers was dominated by it, and every extra instance kept
  * its own wasm memory (which never shrinks). Closing a ledger detaches its database, which frees

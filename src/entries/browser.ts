@@ -4,32 +4,27 @@
  *
  * Assets default to URLs resolved from the installed packages with `new URL(specifier,
  * import.meta.url)`, which bundlers (Vite, webpack) turn into emitted files; hosts with their
- * own asset pipeline pass the four URLs instead.
+ * own asset pipeline pass them as `assets` (URLs or bytes).
  */
 import { openBrowserEngine } from '../engine/open-browser.js';
 import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
+import { browserAssetUrl, checkAssets } from '../runtime/assets.js';
 import { createBrowserTokenCounter } from '../tokenizer/tiktoken-browser.js';
 
 export * from '../index.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 export { indexedDbStorage } from '../storage/browser-indexeddb.js';
 export { browserStorage, deleteBrowserStorage, opfsStorage } from '../storage/browser-opfs.js';
 export type { BrowserStorage, BrowserStorageOptions } from '../storage/browser-storage.js';
-export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
 
-export interface BrowserAssetUrls {
-  /** `@duckdb/duckdb-wasm/dist/duckdb-eh.wasm` (34 MB). */
-  duckdbWasmUrl?: string | URL;
-  /** `@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js`; another origin's is loaded through a blob. */
-  duckdbWorkerUrl?: string | URL;
-  /** `tiktoken/lite/tiktoken_bg.wasm`. */
-  tiktokenWasmUrl?: string | URL;
-  /** The ranks JSON of the ledger's encoding; by default only `o200k_base`'s is bundled. */
-  ranksUrl?: string | URL;
-}
-
-export interface BrowserLedgerOptions extends OpenLedgerOptions, BrowserAssetUrls {}
+/** Where the browser entry loads its assets from; each defaults to the installed package's file. */
+/**
+ * Options of the browser entry's `openLedger`: the common ones; `assets` may hold `duckdbWasm`,
+ * `duckdbWorker`, `tiktokenWasm` and `ranks`, each a URL or the file's bytes.
+ */
+export interface BrowserLedgerOptions extends OpenLedgerOptions {}
 
 const DUCKDB_WASM = new URL('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm', import.meta.url);
 const DUCKDB_WORKER = new URL('@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js', import.meta.url);
@@ -44,7 +39,14 @@ const O200K_RANKS = new URL('tiktoken/encoders/o200k_base.json', import.meta.url
  */
 export async function openLedger(options: BrowserLedgerOptions = {}): Promise<Ledger> {
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
-  const { duckdbWasmUrl, duckdbWorkerUrl, tiktokenWasmUrl, ranksUrl, ...common } = options;
+  const { assets, ...common } = options;
+  const given = checkAssets(assets, ['duckdbWasm', 'duckdbWorker', 'tiktokenWasm', 'ranks'], 'the browser');
+  const url = (name: 'duckdbWasm' | 'duckdbWorker' | 'tiktokenWasm' | 'ranks', type: string) =>
+    given[name] === undefined ? undefined : browserAssetUrl(name, given[name], type);
+  const duckdbWasmUrl = url('duckdbWasm', 'application/wasm');
+  const duckdbWorkerUrl = url('duckdbWorker', 'text/javascript');
+  const tiktokenWasmUrl = url('tiktokenWasm', 'application/wasm');
+  const ranksUrl = url('ranks', 'application/json');
   return openLedgerWith(
     {
       openEngine: () =>

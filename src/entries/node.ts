@@ -3,24 +3,25 @@
  * tiktoken's lite WASM, both read from the installed packages.
  */
 import * as nodeCrypto from 'node:crypto';
-import { openNodeEngine } from '../engine/open-node.js';
+import { type NodeEngineOptions, openNodeEngine } from '../engine/open-node.js';
 import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
+import { checkAssets } from '../runtime/assets.js';
 import { createNodeTokenCounter } from '../tokenizer/tiktoken-node.js';
 
+type NodeWasm = NonNullable<NodeEngineOptions['duckdbWasm']>;
+
 export * from '../index.js';
-export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 export {
   type NodeDirectoryOptions,
   type NodeDirectoryStorage,
   nodeDirectoryStorage,
 } from '../storage/node-directory.js';
 
-export interface NodeLedgerOptions extends OpenLedgerOptions {
-  /** Path of DuckDB's `duckdb-eh.wasm`; defaults to the installed `@duckdb/duckdb-wasm`'s. */
-  duckdbWasmPath?: string;
-}
+/** Options of the Node entry's `openLedger`: the common ones; `assets` may hold `duckdbWasm`. */
+export interface NodeLedgerOptions extends OpenLedgerOptions {}
 
 /** One-shot `crypto.hash` (Node >= 20.12) is ~2× faster than a Hash object per body and leaves
  * no native object for the garbage collector to finalise (10k of them per bulk commit). */
@@ -33,10 +34,11 @@ const nodeHashTexts = async (texts: readonly string[]): Promise<string[]> =>
 /** Opens a ledger: in memory by default; `snapshot` restores; `storage` makes it durable. */
 export async function openLedger(options: NodeLedgerOptions = {}): Promise<Ledger> {
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
-  const { duckdbWasmPath, ...common } = options;
+  const { assets, ...common } = options;
+  const { duckdbWasm } = checkAssets(assets, ['duckdbWasm'], 'Node');
   return openLedgerWith(
     {
-      openEngine: () => openNodeEngine(duckdbWasmPath === undefined ? {} : { duckdbWasmPath }),
+      openEngine: () => openNodeEngine(duckdbWasm === undefined ? {} : { duckdbWasm: duckdbWasm as NodeWasm }),
       tokenCounter: createNodeTokenCounter,
       hashTexts: nodeHashTexts,
     },

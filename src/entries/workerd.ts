@@ -18,13 +18,13 @@ import { openWorkerdEngine } from '../engine/open-workerd.js';
 import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../ledger/open-ledger.js';
-import { checkWorkerdModules, type WorkerdWasmModules } from '../runtime/workerd-assets.js';
+import { assetError, checkAssets, kindOfAsset, type LedgerAssets } from '../runtime/assets.js';
+import { checkWorkerdModules } from '../runtime/workerd-assets.js';
 import { createWorkerdTokenCounter } from '../tokenizer/tiktoken-workerd.js';
 import type { EncodingRanks } from '../tokenizer/token-counter.js';
 
 export * from '../index.js';
-export type { WorkerdWasmModules } from '../runtime/workerd-assets.js';
-export { type CompactableStorage, compactLedger } from '../storage/compact-ledger.js';
+export type { CompactableStorage } from '../ledger/storage.js';
 export {
   type DurableObjectKvStorage,
   type DurableObjectKvTransaction,
@@ -34,13 +34,12 @@ export {
 } from '../storage/durable-object.js';
 export type { EncodingRanks } from '../tokenizer/token-counter.js';
 
-export interface WorkerdLedgerOptions extends OpenLedgerOptions, Partial<WorkerdWasmModules> {
-  /**
-   * Ranks of the ledger's encoding (`tiktoken/encoders/<encoding>.json`). Only o200k_base is
-   * bundled; pass these for cl100k_base, and only for the encoding the ledger uses.
-   */
-  ranks?: EncodingRanks;
-}
+/**
+ * Options of the Workers entry's `openLedger`: the common ones; `assets` may hold `duckdbWasm`,
+ * `trampolines` and `tiktokenWasm` (compiled modules) and `ranks` (only o200k_base's are
+ * bundled: pass them for cl100k_base, parsed or as bytes).
+ */
+export interface WorkerdLedgerOptions extends OpenLedgerOptions {}
 
 /**
  * Opens a ledger: in memory by default; `snapshot` restores; `storage` (e.g.
@@ -50,14 +49,15 @@ export interface WorkerdLedgerOptions extends OpenLedgerOptions, Partial<Workerd
  */
 export async function openLedger(options: WorkerdLedgerOptions = {}): Promise<Ledger> {
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
-  const {
-    duckdbModule = defaultDuckdbModule,
-    trampolineModule = defaultTrampolineModule,
-    tiktokenModule = defaultTiktokenModule,
-    ranks,
-    ...common
-  } = options;
+  const { assets, ...common } = options;
+  const given = checkAssets(assets, ['duckdbWasm', 'trampolines', 'tiktokenWasm', 'ranks'], 'Workers');
+  // Only an absent asset takes the default: null or a wrong value is named by the check below.
+  const or = (value: unknown, fallback: WebAssembly.Module) => (value === undefined ? fallback : value);
+  const duckdbModule = or(given.duckdbWasm, defaultDuckdbModule) as WebAssembly.Module;
+  const trampolineModule = or(given.trampolines, defaultTrampolineModule) as WebAssembly.Module;
+  const tiktokenModule = or(given.tiktokenWasm, defaultTiktokenModule) as WebAssembly.Module;
   checkWorkerdModules({ duckdbModule, trampolineModule, tiktokenModule });
+  const ranks = workerdRanks(given.ranks);
   return openLedgerWith(
     {
       openEngine: () => openWorkerdEngine({ duckdbModule, trampolineModule }),
@@ -65,4 +65,18 @@ export async function openLedger(options: WorkerdLedgerOptions = {}): Promise<Le
     },
     common,
   );
+}
+
+/** The ranks handed over: parsed JSON as is, bytes parsed; ASSET_UNAVAILABLE naming `assets.ranks` otherwise. */
+function workerdRanks(value: LedgerAssets['ranks']): EncodingRanks | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof Uint8Array) {
+    try {
+      return JSON.parse(new TextDecoder().decode(value)) as EncodingRanks;
+    } catch (cause) {
+      throw assetError('ranks', 'the bytes are not JSON', cause);
+    }
+  }
+  if (typeof value === 'object' && value !== null && 'bpe_ranks' in value) return value as EncodingRanks;
+  throw assetError('ranks', `Workers take the ranks parsed or as bytes, got ${kindOfAsset(value)}`);
 }

@@ -36,8 +36,8 @@ const nodeCrypto = ((): NodeHash | undefined => {
 })();
 
 /**
- * SHA-256 of a byte range. Snapshots checksum all their bytes (84 MB at 100k nodes): Node's
- * subtle.digest copies the input and took 0.7–1 s for that, node:crypto's hash ~0.2 s. Both give
+ * SHA-256 of a byte range. Snapshots checksum all their bytes (84 MB at 100k nodes), and Node's
+ * subtle.digest copies its input first, several times slower than node:crypto's hash. Both give
  * the same digest, so snapshots stay identical across runtimes.
  */
 export async function sha256Bytes(bytes: Uint8Array): Promise<Uint8Array> {

@@ -5,6 +5,7 @@ import type { RetrievalQuery } from '../retrieval/query.js';
 import { RetrievalIndex } from '../retrieval/retrieval-index.js';
 import { type RetrievalResult, retrieve } from '../retrieval/retrieve.js';
 import { copyInput } from '../schema/copy-input.js';
+import { checkListLength, requireObject } from '../schema/request-checks.js';
 import { checkRequestText } from '../schema/text-rule.js';
 import type { GraphView, Receipt, Transaction } from '../schema/types.js';
 import { assertEpoch } from '../sql/as-of.js';
@@ -17,10 +18,11 @@ import { CurrentGraphView, readGraphView } from './graph-view.js';
 import { expandLedgerConfig, type LedgerSetup } from './ledger-config.js';
 import { createCore, type LedgerCore } from './ledger-core.js';
 import type { LedgerIndex } from './ledger-index.js';
+import { type ArchiveRequest, type AsOfRequest, type RerunRequest, resolveRead, viewWithin } from './read-requests.js';
 import { type RerunCandidate, rerunCandidates } from './rerun-candidates.js';
 import { restoreSnapshot } from './snapshot/snapshot-restore.js';
 import { writeSnapshot } from './snapshot/snapshot-write.js';
-import type { CompactableStorage } from './storage.js';
+import type { StorageAdapter } from './storage.js';
 
 let wrap: (core: LedgerCore) => Ledger;
 let unwrap: (ledger: Ledger) => LedgerCore;
@@ -64,22 +66,47 @@ export class Ledger {
     };
   }
 
-  /** The token encoding bodies are counted in. */
+  /**
+   * The token encoding bodies are counted in.
+   * @example
+   * ```ts
+   * console.log(ledger.encoding); // 'o200k_base'
+   * ```
+   */
   get encoding(): TokenCounter['encoding'] {
     return this.#core.config.counter.encoding;
   }
 
-  /** Number of the last committed transaction (0 for an empty ledger). */
+  /**
+   * Number of the last committed transaction (0 for an empty ledger).
+   * @example
+   * ```ts
+   * const { tx } = await ledger.commit({ epoch: 1, nodes: [{ id: 'a', kind: 'message', body: 'hi' }] });
+   * console.log(ledger.lastTx === tx); // true
+   * ```
+   */
   get lastTx(): number {
     return this.#core.index.lastTx;
   }
 
-  /** The largest epoch committed so far. */
+  /**
+   * The largest epoch committed so far.
+   * @example
+   * ```ts
+   * await ledger.commit({ epoch: ledger.lastEpoch + 1, nodes: [{ id: 'b', kind: 'message', body: 'next step' }] });
+   * ```
+   */
   get lastEpoch(): number {
     return this.#core.index.lastEpoch;
   }
 
-  /** Counts tokens of a text in the ledger's encoding. */
+  /**
+   * Counts tokens of a text in the ledger's encoding.
+   * @example
+   * ```ts
+   * const fits = ledger.countTokens('Fix the CAN frame parser') <= 16;
+   * ```
+   */
   countTokens(text: string): number {
     return this.#core.config.counter.count(text);
   }
@@ -87,6 +114,19 @@ export class Ledger {
   /**
    * Applies a transaction whole or not at all. Invalid input is rejected with a coded
    * LedgerError naming the field, before anything is written.
+   *
+   * @example
+   * ```ts
+   * const receipt = await ledger.commit({
+   *   epoch: 3,
+   *   nodes: [
+   *     { id: 'task:can', kind: 'task', status: 'open', authority: 'user', body: 'Fix the CAN frame parser' },
+   *     { id: 'claim:crc', kind: 'claim', status: 'open', body: 'The CRC is computed over the wrong bytes' },
+   *   ],
+   *   edges: [{ from: 'task:can', to: 'claim:crc', kind: 'requires' }],
+   * });
+   * console.log(receipt.tx, receipt.superseded);
+   * ```
    */
   commit(tx: Transaction): Promise<Receipt> {
     // Copied now: the commit runs after those queued before it, and what the caller does to its
@@ -101,18 +141,37 @@ export class Ledger {
     return core.queue.run(async () => (await commitTransaction(core, own, true)).receipt);
   }
 
-  /** The nodes and edges valid at `epoch`, in recording order. */
-  asOf(epoch: number): Promise<GraphView> {
+  /**
+   * The nodes and edges valid at `request.epoch` (default the last epoch), in recording order;
+   * with `authority`, only the nodes inside those scopes and the edges between them.
+   *
+   * @example
+   * ```ts
+   * const now = await ledger.asOf();
+   * const then = await ledger.asOf({ epoch: 3, authority: ['user', 'repo'] });
+   * console.log(then.nodes.map((n) => n.id), now.edges.length);
+   * ```
+   */
+  asOf(request: AsOfRequest = {}): Promise<GraphView> {
     const core = this.#core;
-    return core.queue.run(() => {
+    return core.queue.run(async () => {
+      checkRequestText(request);
+      const { epoch, authority } = resolveRead(request, core.index.lastEpoch);
       assertEpoch(epoch);
-      return readGraphView(core.config.engine, epoch, core.index, this.#currentView);
+      return viewWithin(await readGraphView(core.config.engine, epoch, core.index, this.#currentView), authority);
     });
   }
 
   /**
    * The smallest evidence-closed working set that fits the budget, for the active task and
    * steering (or the given roots), with an explanation for every candidate.
+   *
+   * @example
+   * ```ts
+   * const ws = await ledger.materialize({ budget: { tokens: 4000 }, authority: ['user', 'agent', 'repo'] });
+   * const messages = ws.toMessages('openai');
+   * const leftOut = ws.explanation.filter((e) => !e.included);
+   * ```
    */
   materialize(request: MaterializeRequest): Promise<WorkingSet> {
     const { config, index, queue } = this.#core;
@@ -135,33 +194,57 @@ export class Ledger {
     });
   }
 
-  /** Failed verifiers valid at `epoch` whose sources got a newer revision since they ran. */
-  rerunCandidates(
-    epoch: number = this.#core.index.lastEpoch,
-    options: { authority?: readonly string[] } = {},
-  ): Promise<RerunCandidate[]> {
-    const { config, queue } = this.#core;
+  /**
+   * Failed verifiers valid at `request.epoch` (default the last epoch) whose sources got a newer
+   * revision since they ran, within the `authority` scopes: the checks worth running again.
+   *
+   * @example
+   * ```ts
+   * for (const c of await ledger.rerunCandidates({ authority: ['agent', 'repo'] }))
+   *   console.log(c.verifier, c.changed.map((s) => s.path));
+   * ```
+   */
+  rerunCandidates(request: RerunRequest = {}): Promise<RerunCandidate[]> {
+    const { config, index, queue } = this.#core;
     return queue.run(async () => {
+      checkRequestText(request);
+      const { epoch, authority } = resolveRead(request, index.lastEpoch);
       assertEpoch(epoch);
-      return rerunCandidates(config.engine, epoch, options.authority ? [...options.authority] : null);
+      checkListLength(request.authority, 'authority', 'maxAuthorityScopes');
+      return rerunCandidates(config.engine, epoch, authority);
     });
   }
 
   /**
-   * Archives a completed, unreferenced discovery transaction (closes its nodes from `epoch`,
-   * default the last epoch); refused with ARCHIVE_REFUSED when something still depends on it.
+   * Archives a completed, unreferenced discovery transaction (closes its nodes from
+   * `request.epoch`, default the last epoch); refused with ARCHIVE_REFUSED when something still
+   * depends on it.
+   *
+   * @example
+   * ```ts
+   * const { tx } = await ledger.commit({ epoch: 5, nodes: [{ id: 'note:1', kind: 'message', body: 'looked at the logs' }] });
+   * await ledger.archive({ tx });
+   * ```
    */
-  archive(tx: number, options: { epoch?: number } = {}): Promise<Receipt> {
+  archive(request: ArchiveRequest): Promise<Receipt> {
     const core = this.#core;
-    return core.queue.run(
-      async () => (await archiveTransaction(core, tx, options.epoch ?? core.index.lastEpoch, true)).receipt,
-    );
+    return core.queue.run(async () => {
+      requireObject(request, 'request');
+      return (await archiveTransaction(core, request.tx, request.epoch ?? core.index.lastEpoch, true)).receipt;
+    });
   }
 
   /**
    * Temporal hybrid retrieval: support for a claim, an action or a question from exact, BM25,
    * vector and graph channels over what is valid at the epoch within the authority scopes — or
    * `abstain` with the missing evidence named.
+   *
+   * @example
+   * ```ts
+   * const r = await ledger.retrieve({ claims: ['claim:crc'], text: 'crc over frame bytes', budget: { records: 8 } });
+   * if (r.status === 'abstain') console.log(r.missing.map((m) => m.reason));
+   * else console.log(r.evidence.map((e) => e.id));
+   * ```
    */
   retrieve(query: RetrievalQuery): Promise<RetrievalResult> {
     const core = this.#core;
@@ -191,23 +274,40 @@ export class Ledger {
     });
   }
 
-  /** Every table as Arrow IPC streams plus a manifest, in one verifiable byte array. */
+  /**
+   * Every table as Arrow IPC streams plus a manifest, in one verifiable byte array.
+   * @example
+   * ```ts
+   * const bytes = await ledger.snapshot();
+   * const copy = await openLedger({ snapshot: bytes });
+   * ```
+   */
   snapshot(): Promise<Uint8Array> {
     const core = this.#core;
     return core.queue.run(() => writeSnapshot(core));
   }
 
   /**
-   * Compacts when `storage.compactionDue`: the ledger's snapshot replaces the stored one and the
-   * log restarts empty. Resolves to whether it compacted. Call it between commits, e.g. after
-   * each one with `compactEvery` set; `storage` must be the ledger's own.
+   * Folds the log into a new snapshot of this ledger's own storage when the storage says
+   * compaction is due (`compactEvery`; always, for a storage that does not say). Resolves to
+   * whether it compacted; false for a ledger without storage. Call it between commits, e.g. after
+   * each one. Takes no argument: a ledger only ever compacts the storage it was opened with.
    */
-  compact(storage: CompactableStorage): Promise<boolean> {
-    if (!storage.compactionDue) return Promise.resolve(false);
+  compact(...args: never[]): Promise<boolean> {
+    if (args.length > 0 && args[0] !== undefined)
+      return Promise.reject(
+        new LedgerError('INVALID_REQUEST', {
+          field: 'storage',
+          reason: 'compact() takes no argument: the ledger compacts the storage it was opened with',
+        }),
+      );
     const core = this.#core;
+    const storage = core.config.storage;
+    if (storage === null) return Promise.resolve(false);
     // One queued turn: no commit lands between taking the snapshot and emptying the log (its
     // record would be lost).
     return core.queue.run(async () => {
+      if (!compactionDue(storage)) return false;
       const bytes = await writeSnapshot(core);
       try {
         await storage.compact(bytes);
@@ -223,6 +323,12 @@ export class Ledger {
    * ledger of the process or isolate; it never shrinks), DuckDB's own accounting and its memory
    * limit. `null` where the build exposes none (the browser's worker build). In Workers this is
    * the one memory figure an isolate can read.
+   *
+   * @example
+   * ```ts
+   * const memory = await ledger.engineMemory();
+   * if (memory) console.log(memory);
+   * ```
    */
   engineMemory(): Promise<EngineStats | null> {
     const { config, queue } = this.#core;
@@ -230,6 +336,11 @@ export class Ledger {
   }
 
   /** Waits for the calls already made, then closes; calls made after it reject with
+   *
+   * @example
+   * ```ts
+   * await ledger.close();
+   * ```
    * LEDGER_CLOSED. Calling it again returns the same promise. */
   close(): Promise<void> {
     const { config, queue } = this.#core;
@@ -282,3 +393,7 @@ export function lastEpochOf(ledger: Ledger): number {
 export function ledgerCore(ledger: Ledger): LedgerCore {
   return unwrap(ledger);
 }
+
+/** A storage's own pacing (`compactionDue`), or always for a storage that keeps none. */
+const compactionDue = (storage: StorageAdapter): boolean =>
+  !('compactionDue' in storage) || (storage as { compactionDue: unknown }).compactionDue !== false;

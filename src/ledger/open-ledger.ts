@@ -1,5 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { asLedgerError, LedgerError } from '../errors.js';
+import type { LedgerAssets } from '../runtime/assets.js';
 import type { Embedder } from '../text/hashed-embedder.js';
 import { DEFAULT_ENCODING, type Encoding, isEncoding, type TokenCounter } from '../tokenizer/token-counter.js';
 import type { HashTexts } from './content-hash.js';
@@ -7,7 +8,7 @@ import { type Ledger, restoreLedger } from './ledger.js';
 import { decodeSnapshot } from './snapshot/snapshot-format.js';
 import type { StorageAdapter } from './storage.js';
 
-/** Options every runtime's `openLedger` accepts. Runtime entries add their asset options. */
+/** Options every runtime's `openLedger` accepts. */
 export interface OpenLedgerOptions {
   /** Snapshot bytes (from `ledger.snapshot()`) to restore. */
   snapshot?: Uint8Array;
@@ -24,6 +25,12 @@ export interface OpenLedgerOptions {
    * opened with it sets it. Default 4 (2 in workerd); 0 keeps none.
    */
   keptPlans?: number;
+  /**
+   * The files the ledger loads (DuckDB's and tiktoken's wasm, …), for hosts with their own asset
+   * pipeline; each defaults to the installed package's. See `LedgerAssets` for what each runtime
+   * loads and in which forms.
+   */
+  assets?: LedgerAssets;
 }
 
 /** What a runtime entry supplies: how to start DuckDB and tiktoken there. */
@@ -33,6 +40,12 @@ export interface RuntimeBindings {
   /** Body hashing; WebCrypto when the runtime has nothing faster. */
   hashTexts?: HashTexts;
 }
+
+/**
+ * Storages a ledger was opened with: each belongs to that one ledger for good (it is closed with
+ * it). A second ledger on the same storage would write to it behind the first one's back.
+ */
+const bound = new WeakSet<object>();
 
 /**
  * Opens a ledger with a runtime's bindings. Options are resolved once here; the core never
@@ -60,11 +73,38 @@ async function openNow(runtime: RuntimeBindings, options: OpenLedgerOptions): Pr
     throw new LedgerError('INVALID_OPTION', { field: 'keptPlans', value: keptPlans, reason: 'a whole number ≥ 0' });
   }
   const storage = options.storage ?? null;
-  let snapshot = options.snapshot ?? null;
-  let log: Uint8Array[] = [];
+  const snapshot = options.snapshot ?? null;
   if (storage) {
     if (snapshot)
       throw new LedgerError('INVALID_OPTION', { field: 'snapshot', reason: 'give a snapshot or a storage, not both' });
+    if (typeof storage !== 'object' || typeof storage.load !== 'function')
+      throw new LedgerError('INVALID_OPTION', { field: 'storage', reason: 'a storage adapter' });
+    if (bound.has(storage))
+      throw new LedgerError('STORAGE_IN_USE', {
+        field: 'storage',
+        reason: 'this storage object already belongs to another ledger; open a new storage for each ledger',
+      });
+    bound.add(storage);
+  }
+  try {
+    return await openBound(runtime, options, storage, snapshot);
+  } catch (e) {
+    // A refused open leaves the storage free for the caller to close, or to open again.
+    if (storage) bound.delete(storage);
+    throw e;
+  }
+}
+
+async function openBound(
+  runtime: RuntimeBindings,
+  options: OpenLedgerOptions,
+  storage: StorageAdapter | null,
+  given: Uint8Array | null,
+): Promise<Ledger> {
+  const { keptPlans } = options;
+  let snapshot = given;
+  let log: Uint8Array[] = [];
+  if (storage) {
     try {
       ({ snapshot, log } = await storage.load());
     } catch (e) {

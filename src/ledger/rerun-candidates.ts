@@ -2,6 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
 import { rerunCandidatesSql } from '../sql/rerun.js';
 
+/** A failed verifier outcome whose sources got a newer revision since it ran. */
 export interface RerunCandidate {
   id: string;
   verifier: string | null;

@@ -10,6 +10,7 @@ export interface StorageAdapter {
   append(record: Uint8Array): Promise<void>;
   /** Replaces the snapshot and empties the log, atomically. */
   compact(snapshot: Uint8Array): Promise<void>;
+  /** Releases what the storage holds (a lock, a file); `ledger.close()` calls it. */
   close?(): Promise<void>;
 }
 

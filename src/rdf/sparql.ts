@@ -4,6 +4,7 @@ import { LIMITS } from '../schema/limits.js';
 import { loadComunica, loadN3 } from './optional-modules.js';
 import { type RdfViewOptions, rdfView } from './view.js';
 
+/** Options of `sparql`: the view's epoch and authority scopes, as `rdfView` takes them. */
 export type SparqlOptions = RdfViewOptions;
 
 /** A result term as plain data (JSON-safe, the same in every runtime). */
@@ -16,6 +17,7 @@ export interface SparqlTerm {
   language?: string;
 }
 
+/** A SPARQL result as plain JSON terms: bindings (SELECT), a boolean (ASK) or quads (CONSTRUCT, DESCRIBE). */
 export type SparqlResult =
   | { type: 'bindings'; variables: string[]; rows: Array<Record<string, SparqlTerm>> }
   | { type: 'boolean'; value: boolean }

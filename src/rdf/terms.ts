@@ -7,25 +7,32 @@
 export interface NamedNode {
   readonly termType: 'NamedNode';
   readonly value: string;
+  /** RDF/JS term equality. */
   equals(other: Term | null | undefined): boolean;
 }
 
+/** An RDF/JS literal. */
 export interface Literal {
   readonly termType: 'Literal';
   readonly value: string;
   readonly language: string;
   readonly datatype: NamedNode;
+  /** RDF/JS term equality. */
   equals(other: Term | null | undefined): boolean;
 }
 
+/** The RDF/JS default graph. */
 export interface DefaultGraph {
   readonly termType: 'DefaultGraph';
   readonly value: '';
+  /** RDF/JS term equality. */
   equals(other: Term | null | undefined): boolean;
 }
 
+/** A term of the view: a named node, a literal or the default graph. */
 export type Term = NamedNode | Literal | DefaultGraph;
 
+/** An RDF/JS quad (always in the default graph). */
 export interface Quad {
   readonly termType: 'Quad';
   readonly value: '';
@@ -33,6 +40,7 @@ export interface Quad {
   readonly predicate: NamedNode;
   readonly object: NamedNode | Literal;
   readonly graph: DefaultGraph;
+  /** RDF/JS quad equality. */
   equals(other: Quad | null | undefined): boolean;
 }
 

@@ -3,7 +3,7 @@ import { LedgerError } from '../errors.js';
 import { toNodeRecord } from '../ledger/graph-view.js';
 import { type Ledger, lastEpochOf, readLedger } from '../ledger/ledger.js';
 import type { EdgeKind, NodeKind } from '../schema/kinds.js';
-import { scopeSetField } from '../schema/request-checks.js';
+import { checkListLength, scopeSetField } from '../schema/request-checks.js';
 import type { BodyColumns, NodeRow } from '../schema/rows.js';
 import type { NodeRecord } from '../schema/types.js';
 import { assertEpoch, nodesAsOfSql } from '../sql/as-of.js';
@@ -24,6 +24,7 @@ import {
   xsd,
 } from './vocabulary.js';
 
+/** Which view `rdfView`, `toRdf` and `sparql` read: the epoch, the authority scopes, whether to carry bodies, and how epochs map to times. */
 export interface RdfViewOptions {
   /** Task epoch the view is taken at; default the ledger's last epoch. */
   epoch?: number;
@@ -72,6 +73,7 @@ export function resolveViewOptions(options: RdfViewOptions, lastEpoch: number): 
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
   const epoch = options.epoch ?? lastEpoch;
   assertEpoch(epoch);
+  checkListLength(options.authority, 'authority', 'maxAuthorityScopes');
   const authority = scopeSetField(options.authority, 'authority');
   if (options.bodies !== undefined && typeof options.bodies !== 'boolean')
     throw new LedgerError('INVALID_OPTION', { field: 'bodies' });

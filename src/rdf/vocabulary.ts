@@ -8,6 +8,7 @@ import { type NamedNode, namedNode } from './terms.js';
  * read the graph without knowing `cl:`.
  */
 export const CL = 'https://w3id.org/context-ledger/vocab#';
+/** The PROV-O namespace. */
 export const PROV = 'http://www.w3.org/ns/prov#';
 export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 export const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -27,6 +28,7 @@ export const prov = (local: string): NamedNode => namedNode(PROV + local);
 export const xsd = (local: string): NamedNode => namedNode(XSD + local);
 export const RDF_TYPE = namedNode(`${RDF}type`);
 
+/** The IRI of a ledger node: `urn:context-ledger:node:` and the percent-encoded id. */
 export const nodeIri = (id: string): NamedNode => namedNode(NODE_BASE + encodeURIComponent(id));
 export const txIri = (tx: number): NamedNode => namedNode(TX_BASE + tx);
 export const classOf = (kind: NodeKind): NamedNode => cl(pascal(kind));

@@ -14,10 +14,9 @@ export type Channel = (typeof CHANNELS)[number];
 
 /**
  * Explicit fusion weights. Exact matches additionally dominate: see `fuse`. The lexical and graph
- * channels weigh the same and K is small (a first rank counts ~3× a tenth): measured on both
- * LoCoMo and MuSiQue with the candidates of each channel held fixed, K = 60 with graph 0.8 ranked
- * the graph channel's multi-hop finds below lexical near-misses (recall@10 64.6 → 67.3 on LoCoMo,
- * recall@5 46.3 → 53.2 on MuSiQue with K = 10, graph 1, and no lexical stand-in vectors).
+ * channels weigh the same and K is small (a first rank counts ~3× a tenth): a large K with a
+ * lighter graph weight ranked the graph channel's multi-hop finds below lexical near-misses on
+ * both LoCoMo and MuSiQue (docs/evaluation/experiments.md).
  */
 export const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = {
   exact: 4,

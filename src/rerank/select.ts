@@ -8,10 +8,13 @@ export interface SelectableRecord {
   chars: number;
 }
 
+/** Why selection left a candidate out, as a code. */
+export type DropCode = 'duplicate-body' | 'near-duplicate-range' | 'budget';
+
 export interface Selection {
   selected: FusedCandidate[];
-  /** Dropped, with why: 'duplicate body', 'near-duplicate range of <id>', 'budget'. */
-  dropped: Array<{ id: string; reason: string }>;
+  /** Dropped, with why: 'duplicate body of <id>', 'near-duplicate range of <id>', 'budget'. */
+  dropped: Array<{ id: string; reason: string; code: DropCode }>;
 }
 
 /**
@@ -35,18 +38,18 @@ export function selectDiverse(
     const r = records.get(f.id);
     if (!r) continue;
     if (r.bodyHash !== null && bodies.has(r.bodyHash)) {
-      dropped.push({ id: f.id, reason: `duplicate body of ${bodies.get(r.bodyHash)}` });
+      dropped.push({ id: f.id, reason: `duplicate body of ${bodies.get(r.bodyHash)}`, code: 'duplicate-body' });
       continue;
     }
     if (r.path !== null && r.range !== null) {
       const near = (ranges.get(r.path) ?? []).find((k) => overlapShare(k.range, r.range!) > maxOverlap);
       if (near) {
-        dropped.push({ id: f.id, reason: `near-duplicate range of ${near.id}` });
+        dropped.push({ id: f.id, reason: `near-duplicate range of ${near.id}`, code: 'near-duplicate-range' });
         continue;
       }
     }
     if (selected.length + 1 > budget.records || chars + r.chars > budget.chars) {
-      dropped.push({ id: f.id, reason: 'budget' });
+      dropped.push({ id: f.id, reason: 'budget', code: 'budget' });
       continue;
     }
     selected.push(f);

@@ -27,7 +27,7 @@
  * question is answerable (categories 1–4), 0 when it is not (category 5): `support` estimates
  * "the ledger holds the evidence this question asks for". The features are shares, not
  * corpus-specific scores, so the model transfers to other conversations; the fit was validated
- * leaving one conversation out and on a fixed split (see DEFAULT_SUPPORT_THRESHOLD and the README).
+ * leaving one conversation out and on a fixed split (see DEFAULT_SUPPORT_THRESHOLD and docs/internals/support-model.md).
  */
 export interface SupportFeatures {
   coverage: number;
@@ -60,17 +60,10 @@ export const SUPPORT_MODEL = {
 export const UNSEEN_LIMIT = 2 / 3;
 
 /**
- * The default threshold, the one constant chosen on the shared LoCoMo data: fitted leaving one
- * conversation out, the held-out support below which 10% of answerable questions (categories 1–4)
- * fall — the issue's bound on false abstention (with `UNSEEN_LIMIT` applied) — was 0.648, where
- * 71.8% of the unanswerable (category 5) questions abstained; less one hundredth, rounded down:
- * 0.63. With the weights refitted after questions of only names and a date were scored by their
- * dated records (2026-12-04) the held-out 10% point is 0.645 (72.4% of category 5), which the same
- * rule also rounds to 0.63: there the model fitted on all seven conversations abstains falsely on
- * 8.7% and on 69.2% of category 5; held out at 0.63: 8.6% false (8.7% once `-ied` was stemmed like `-ies`), 69.9% category 5 leaving one
- * conversation out. Fitted on four conversations with the threshold chosen there (0.661), the
- * other three gave 11.1% false and 69.8% category 5; at 0.63, 8.2% and 66.2%
- * (scripts/fit-support.ts prints every check).
+ * The default threshold, the one constant chosen on the shared LoCoMo data: the held-out support
+ * (leaving one conversation out) below which 10% of answerable questions (categories 1–4) fall,
+ * the bound on false abstention (with `UNSEEN_LIMIT` applied), less one hundredth, rounded down.
+ * scripts/fit-support.ts prints every check; the figures are in docs/internals/support-model.md.
  */
 export const DEFAULT_SUPPORT_THRESHOLD = 0.63;
 

@@ -12,12 +12,10 @@ import { cosineTop, createVectorRows, setVectorRow, type VectorRows } from './co
  * vector never embeds. Derived data, never in snapshots. The library never loads DuckDB's vss
  * extension (it would be downloaded at run time; Workers cannot load extensions at all).
  *
- * Why not a DuckDB table (`FLOAT[d]`, `array_cosine_similarity`, as before): each retrieval
- * copied every vector out of the table to score it. At 86k bodies of 384 dimensions the
- * statement took ~40 ms of CPU, the scan here ~30 ms; at 8.6k ~6-13 ms against ~3 ms (load
- * 8-16, interleaved in one process). The vectors take the same 4 bytes a float either way
- * (1.5 KB a body at 384 dimensions), now in typed arrays outside the JS heap's objects instead of
- * DuckDB's wasm memory, which never shrinks.
+ * Why not a DuckDB table (`FLOAT[d]`, `array_cosine_similarity`): each retrieval would copy
+ * every vector out of the table to score it, which costs more than scanning them in place here
+ * (docs/benchmarks/profiles.md). The vectors take the same 4 bytes a float either way, here in
+ * typed arrays outside the JS heap's objects instead of DuckDB's wasm memory, which never shrinks.
  */
 export class BodyVectors {
   private upTo = 0;

@@ -64,10 +64,10 @@ export async function gatherCandidates(
   // HippoRAG-style entity seeds: when the question names entities the ledger has records about
   // (by path: `wiki/Hello Love (song)` for "Hello Love"), the walk restarts at those records
   // alone, so the bridge passages they link to outrank the lexical near-misses the question's
-  // other words find (MuSiQue recall@5: lexical seeds 53.2; entity seeds beside them 54.8; entity
-  // seeds alone 62.7). Otherwise it restarts at the first exact, lexical and temporal candidates
-  // (the dated ones seeding too: LoCoMo recall@10 68.3 -> 68.6); exact matches (hard
-  // constraints) are seeds either way.
+  // other words find (entity seeds beside the lexical ones helped far less on MuSiQue: see
+  // docs/evaluation/experiments.md). Otherwise it restarts at the first exact, lexical and
+  // temporal candidates (the dated ones seeding too); exact matches (hard constraints) are seeds
+  // either way.
   const phrases = q.text === null || !on.has('graph') || q.hops === 0 ? [] : queryPhrases(q.text);
   const entitySeeds = [...new Set(phrases.flatMap((phrase) => index.subjectRecords(phrase, visible)))].sort(
     (a, b) => a - b,

@@ -5,6 +5,7 @@ import { addHit, type ChannelHits } from './channel.js';
 import type { ResolvedQuery } from './query.js';
 import type { LedgerNodes, RetrievalIndex, VisibleSet } from './retrieval-index.js';
 
+/** What a retrieval could not support, and why: a path, range, revision or claim to fetch instead of guessing. */
 export interface MissingEvidence {
   path?: string;
   range?: readonly [number, number];

@@ -3,13 +3,13 @@ import type { Selection } from '../rerank/select.js';
 import { compareStrings } from '../text/compare.js';
 import type { ChannelHits } from './channel.js';
 import { CONTRADICTS, type EdgeAdjacency } from './edge-adjacency.js';
-import type { ExplanationEntry } from './result.js';
+import type { ExplanationEntry, RetrievalExplanationCode } from './result.js';
 import type { VisibleSet } from './retrieval-index.js';
 
 /**
  * One entry per fused candidate, in fused order: its score, each channel's share and rank, each
- * channel's reason (and whether it supports a required claim), and whether it was kept or why it
- * was dropped.
+ * channel's reason (and whether it supports a required claim), and whether it is included or,
+ * as words and a code, why not.
  */
 export function explain(
   fused: readonly FusedCandidate[],
@@ -19,20 +19,29 @@ export function explain(
   dropped: Selection['dropped'],
   requiredTargets: ReadonlySet<number>,
 ): ExplanationEntry[] {
-  const droppedWhy = new Map(dropped.map((d) => [d.id, d.reason]));
-  return fused.map((f) => {
+  const droppedWhy = new Map(dropped.map((d) => [d.id, d]));
+  return fused.map((f): ExplanationEntry => {
     const nid = nidOf(f.id);
+    const signals = [
+      ...Object.values(channels).flatMap((hits) => (hits.get(nid) ? [hits.get(nid)!.reason] : [])),
+      ...(requiredTargets.has(nid) ? ['supports a required claim'] : []),
+    ];
+    const included = kept.has(nid);
+    const drop = droppedWhy.get(f.id);
+    const [code, reason]: [RetrievalExplanationCode, string] = included
+      ? ['selected', signals.join('; ')]
+      : drop
+        ? [drop.code, drop.reason]
+        : ['not-read', 'ranked below the records read'];
     return {
       id: f.id,
+      included,
+      reason,
+      code,
       score: f.score,
       contributions: f.contributions,
       ranks: f.ranks as Record<string, number>,
-      reasons: [
-        ...Object.values(channels).flatMap((hits) => (hits.get(nid) ? [hits.get(nid)!.reason] : [])),
-        ...(requiredTargets.has(nid) ? ['supports a required claim'] : []),
-      ],
-      kept: kept.has(nid),
-      ...(droppedWhy.has(f.id) ? { dropped: droppedWhy.get(f.id)! } : {}),
+      signals,
     };
   });
 }

@@ -1,8 +1,13 @@
 import { LedgerError } from '../errors.js';
 import { DEFAULT_SUPPORT_THRESHOLD } from '../rerank/support.js';
+import { LIMITS } from '../schema/limits.js';
 import {
+  boundedIntegerField,
+  checkListLength,
+  epochField,
   integerField,
   invalidRequest,
+  limitExceeded,
   requireObject,
   scopeSetField,
   stringField,
@@ -56,8 +61,15 @@ export interface ResolvedQuery {
   channels: Set<'exact' | 'lexical' | 'vector' | 'graph' | 'temporal'>;
 }
 
+/** Checks a query and fills its defaults once; INVALID_REQUEST names a wrong field,
+ * LIMIT_EXCEEDED one over its LIMITS entry (refused before any of it is read; nothing is clamped). */
 export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): ResolvedQuery {
   requireObject(q, 'query');
+  checkListLength(q.artifacts, 'artifacts', 'maxArtifacts');
+  checkListLength(q.claims, 'claims', 'maxClaims');
+  checkListLength(q.authority, 'authority', 'maxAuthorityScopes');
+  if (typeof q.text === 'string' && q.text.length > LIMITS.maxQueryChars)
+    throw limitExceeded('text', 'maxQueryChars', 'characters');
   const artifacts = (q.artifacts ?? []).map((a, i) => {
     const at = `artifacts[${i}]`;
     if (typeof a !== 'object' || a === null) throw invalidRequest(at, 'an object');
@@ -94,7 +106,9 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
   if (q.scores !== undefined) {
     if (typeof q.scores !== 'object' || q.scores === null) throw invalidRequest('scores', 'an object of id → number');
     scores = new Map();
-    for (const [id, s] of Object.entries(q.scores)) {
+    const entries = Object.entries(q.scores);
+    if (entries.length > LIMITS.maxScores) throw limitExceeded('scores', 'maxScores', 'entries');
+    for (const [id, s] of entries) {
       if (typeof s !== 'number' || !Number.isFinite(s)) throw invalidRequest(`scores.${id}`, 'a finite number');
       scores.set(id, s);
     }
@@ -103,7 +117,7 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1))
     throw invalidRequest('supportThreshold', 'a number in [0, 1]');
   return {
-    epoch: integerField(q.epoch, 'epoch', lastEpoch),
+    epoch: epochField(q.epoch, lastEpoch),
     task: stringField(q.task, 'task'),
     action: stringField(q.action, 'action'),
     claims: stringListField(q.claims, 'claims'),
@@ -124,8 +138,8 @@ export function resolveRetrievalQuery(q: RetrievalQuery, lastEpoch: number): Res
       chars: integerField(q.budget?.chars, 'budget.chars', 48_000, 1),
     },
     supportThreshold: threshold,
-    hops: integerField(q.hops, 'hops', 2),
-    perChannel: integerField(q.perChannel, 'perChannel', 64, 1),
+    hops: boundedIntegerField(q.hops, 'hops', 2, 0, 'maxHops'),
+    perChannel: boundedIntegerField(q.perChannel, 'perChannel', 64, 1, 'maxPerChannel'),
     channels: channelSet(q.channels),
   };
 }

@@ -1,8 +1,10 @@
 import type { ChannelScores } from '../rerank/fuse.js';
+import type { DropCode } from '../rerank/select.js';
 import type { SupportFeatures } from '../rerank/support.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
 import type { MissingEvidence } from './exact-channel.js';
 
+/** One retrieved record with its fused score, its per-channel scores and its body. */
 export interface RetrievedEvidence {
   id: string;
   kind: NodeKind;
@@ -20,17 +22,34 @@ export interface RetrievedEvidence {
   tx: number;
 }
 
-/** Why one candidate ranks where it does, and whether it was kept. */
+/**
+ * Why a retrieval candidate is in the result or out of it, as a code: `selected` (in `evidence`,
+ * or in `partial` when the result abstains), `duplicate-body` (its body is another selected
+ * record's), `near-duplicate-range` (it overlaps a selected range of the same file), `budget`
+ * (past `budget.records` or `budget.chars`), `not-read` (ranked, but its record was not read).
+ */
+export type RetrievalExplanationCode = 'selected' | DropCode | 'not-read';
+
+/**
+ * Why one candidate ranks where it does, and whether it is in the result: the working set's
+ * vocabulary (`included`, `reason`) plus a machine-readable `code`.
+ */
 export interface ExplanationEntry {
   id: string;
+  /** Whether it is among the selected records (`evidence`, or `partial` when abstaining). */
+  included: boolean;
+  /** Why, in words: the signals that placed it when included, else why it was left out. */
+  reason: string;
+  /** Why, as a stable code. */
+  code: RetrievalExplanationCode;
   score: number;
   contributions: Record<string, number>;
   ranks: Record<string, number>;
-  reasons: string[];
-  kept: boolean;
-  dropped?: string;
+  /** Each channel's reason for the candidate (`exact: src/can/parser.ts:10-40`, `bm25 #2`, …). */
+  signals: string[];
 }
 
+/** What `ledger.retrieve` returns: `supported` evidence, or `abstain` with what is missing. */
 export interface RetrievalResult {
   status: 'supported' | 'abstain';
   /** Ranked support (empty when abstaining: no padding with weak results). */

@@ -1,7 +1,7 @@
 import { LedgerError } from '../errors.js';
 
 /** The browser entry's asset options, each naming one URL (see `BrowserAssetUrls`). */
-export type AssetField = 'duckdbWasmUrl' | 'duckdbWorkerUrl' | 'tiktokenWasmUrl' | 'ranksUrl';
+export type AssetField = 'assets.duckdbWasm' | 'assets.duckdbWorker' | 'assets.tiktokenWasm' | 'assets.ranks';
 
 /**
  * Backstops, not the usual way a bad asset fails: missing or wrong assets are caught at once by

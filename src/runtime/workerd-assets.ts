@@ -1,6 +1,6 @@
 import { LedgerError } from '../errors.js';
 
-/** The precompiled wasm a Worker's bundle hands to `openLedger` (wrangler `CompiledWasm` imports). */
+/** @internal The precompiled wasm the Workers engine runs (wrangler `CompiledWasm` imports). */
 export interface WorkerdWasmModules {
   /** `@duckdb/duckdb-wasm/dist/duckdb-eh.wasm`. */
   duckdbModule: WebAssembly.Module;
@@ -11,6 +11,13 @@ export interface WorkerdWasmModules {
 }
 
 type Field = keyof WorkerdWasmModules;
+
+/** The `assets` field each module is handed over as. */
+const OPTION: Readonly<Record<Field, string>> = {
+  duckdbModule: 'assets.duckdbWasm',
+  trampolineModule: 'assets.trampolines',
+  tiktokenModule: 'assets.tiktokenWasm',
+};
 
 const ASSET: Readonly<Record<Field, string>> = {
   duckdbModule: '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm',
@@ -64,7 +71,8 @@ export function checkWorkerdModules(modules: Partial<Record<Field, unknown>>): v
       module instanceof WebAssembly.Module
         ? MISMATCH[field](module)
         : `expected a WebAssembly.Module (the bundler's compiled import of the .wasm), got ${kindOf(module)}`;
-    if (reason !== null) throw new LedgerError('ASSET_UNAVAILABLE', { field, asset: ASSET[field], reason });
+    if (reason !== null)
+      throw new LedgerError('ASSET_UNAVAILABLE', { field: OPTION[field], asset: ASSET[field], reason });
   }
 }
 

@@ -18,8 +18,10 @@ export const NODE_KINDS = [
   'verifier_outcome',
   'message',
 ] as const;
+/** One of `NODE_KINDS`. */
 export type NodeKind = (typeof NODE_KINDS)[number];
 
+/** Every edge kind; `EDGE_JOINS` says which node kinds each may join. */
 export const EDGE_KINDS = [
   'requires',
   'supported_by',
@@ -33,9 +35,12 @@ export const EDGE_KINDS = [
   'contradicts',
   'depends_on',
 ] as const;
+/** One of `EDGE_KINDS`. */
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
+/** Every node status; `STATUS_RULES` says which each node kind may take. */
 export const STATUSES = ['open', 'resolved', 'terminal', 'passed', 'failed', 'error'] as const;
+/** One of `STATUSES`. */
 export type Status = (typeof STATUSES)[number];
 
 const ALL: readonly NodeKind[] = NODE_KINDS;

@@ -1,4 +1,7 @@
 import { LedgerError } from '../errors.js';
+import { LIMITS } from './limits.js';
+
+type Limit = keyof typeof LIMITS;
 
 /**
  * The field checks every request entry shares (retrieve, materialize, the RDF view): each throws
@@ -17,6 +20,31 @@ export function integerField(v: unknown, field: string, fallback?: number, min =
   if (v === undefined && fallback !== undefined) return fallback;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw invalidRequest(field, `an integer >= ${min}`);
   return v;
+}
+
+/** LIMIT_EXCEEDED naming the field and the LIMITS entry it exceeds. */
+export const limitExceeded = (field: string, limit: Limit, unit = ''): LedgerError =>
+  new LedgerError('LIMIT_EXCEEDED', {
+    field,
+    limit,
+    max: LIMITS[limit],
+    reason: `at most ${LIMITS[limit]}${unit ? ` ${unit}` : ''} (LIMITS.${limit})`,
+  });
+
+/** `integerField`, and at most `LIMITS[limit]`. */
+export function boundedIntegerField(v: unknown, field: string, fallback: number, min: number, limit: Limit): number {
+  const n = integerField(v, field, fallback, min);
+  if (n > LIMITS[limit]) throw limitExceeded(field, limit);
+  return n;
+}
+
+/** A request's epoch: an integer from 0 to LIMITS.maxEpoch; `fallback` when absent. */
+export const epochField = (v: unknown, fallback: number): number =>
+  boundedIntegerField(v, 'epoch', fallback, 0, 'maxEpoch');
+
+/** Refuses a list longer than `LIMITS[limit]` before any of it is read. */
+export function checkListLength(v: unknown, field: string, limit: Limit): void {
+  if (Array.isArray(v) && v.length > LIMITS[limit]) throw limitExceeded(field, limit, 'entries');
 }
 
 /** A non-empty string without NUL (what an id, path or scope may be); null when absent. */

@@ -35,6 +35,7 @@ export interface NodeInput {
   meta?: Readonly<Record<string, string | number | boolean | null>>;
 }
 
+/** An edge as a transaction writes it: `from` and `to` ids and a kind. */
 export interface EdgeInput {
   from: string;
   to: string;
@@ -47,6 +48,7 @@ export interface TransitionInput {
   status: Status;
 }
 
+/** What `ledger.commit` applies whole or not at all: nodes, edges and status transitions at one epoch. */
 export interface Transaction {
   /** The agent's logical step counter; never smaller than the last committed epoch. */
   epoch: number;
@@ -55,6 +57,7 @@ export interface Transaction {
   transitions?: readonly TransitionInput[];
 }
 
+/** What a commit (or an archive) did: its transaction number, counts, supersessions and contradictions. */
 export interface Receipt {
   /** Transaction number (recording order), starting at 1. */
   tx: number;
@@ -81,12 +84,14 @@ export interface NodeRecord extends NodeInput {
   bodyHash?: string;
 }
 
+/** An edge as `asOf` reads it: the input plus its transaction and validity. */
 export interface EdgeRecord extends EdgeInput {
   tx: number;
   validFrom: number;
   validTo?: number;
 }
 
+/** The nodes and edges valid at one epoch, in recording order. */
 export interface GraphView {
   nodes: NodeRecord[];
   edges: EdgeRecord[];

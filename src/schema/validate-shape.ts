@@ -15,8 +15,8 @@ export function validateShape(tx: unknown): asserts tx is Transaction {
   if (!isPlainObject(tx)) throw new LedgerError('INVALID_TRANSACTION', { field: '' });
   checkKeys(tx, TX_KEYS, false);
   const epoch = tx.epoch;
-  if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch) || epoch < 0 || epoch > LIMITS.maxLine) {
-    throw new LedgerError('INVALID_EPOCH', { field: 'epoch', value: epoch });
+  if (typeof epoch !== 'number' || !Number.isSafeInteger(epoch) || epoch < 0 || epoch > LIMITS.maxEpoch) {
+    throw new LedgerError('INVALID_EPOCH', { field: 'epoch', value: epoch, limit: 'maxEpoch', max: LIMITS.maxEpoch });
   }
   for (const name of ['nodes', 'edges', 'transitions'] as const) {
     const list = tx[name];
@@ -118,10 +118,20 @@ function validateNode(n: unknown): asserts n is NodeInput {
   if (n.meta !== undefined) {
     if (!isPlainObject(n.meta))
       throw new LedgerError('INVALID_FIELD', { field: at('.meta'), reason: 'must be an object' });
+    let chars = 0;
     for (const [k, v] of Object.entries(n.meta)) {
       const ok =
         v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
       if (!ok) throw new LedgerError('INVALID_FIELD', { field: at(`.meta.${k}`), reason: 'scalars only' });
+      chars += k.length + (typeof v === 'string' ? v.length : 0);
+      if (chars > LIMITS.maxMetaChars) {
+        throw new LedgerError('LIMIT_EXCEEDED', {
+          field: at('.meta'),
+          limit: 'maxMetaChars',
+          max: LIMITS.maxMetaChars,
+          reason: `keys and string values of more than ${LIMITS.maxMetaChars} characters`,
+        });
+      }
       checkText(k, 'text', () => at('.meta'));
       if (typeof v === 'string') checkText(v, 'text', () => at(`.meta.${k}`));
     }

@@ -1,4 +1,6 @@
 import { LedgerError } from '../errors.js';
+import { LIMITS } from '../schema/limits.js';
+import { limitExceeded } from '../schema/request-checks.js';
 
 /**
  * Validity predicates. "As of epoch e" means valid_from <= e AND (valid_to IS NULL OR
@@ -59,4 +61,5 @@ function validAtExpr(alias: string, epoch: string | null): string {
 export function assertEpoch(epoch: number): void {
   if (!Number.isSafeInteger(epoch) || epoch < 0)
     throw new LedgerError('INVALID_REQUEST', { field: 'epoch', value: epoch });
+  if (epoch > LIMITS.maxEpoch) throw limitExceeded('epoch', 'maxEpoch');
 }

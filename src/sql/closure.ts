@@ -85,7 +85,7 @@ function defaultRootsSql(shape: ClosureShape): string {
 
 /**
  * The recursive walk; `walked` holds one row per reached nid with its smallest hop. Each level
- * joins the frontier to the edges and nodes directly (a precomputed edge view cost ~10× more: it
+ * joins the frontier to the edges and nodes directly (a precomputed edge view cost far more: it
  * materialised every valid edge). The node bound is a beam: each level keeps its `maxNodes`
  * newest nodes (highest tx, then nid) to walk on, and records the rest as `beyond` — reached but
  * not walked. (A global bound ranked by hop cut every long session at the task's first hop —
@@ -99,8 +99,7 @@ function defaultRootsSql(shape: ClosureShape): string {
  * smallest hop) and the level's nodes as a list; `walked` unnests them. (As a row per node with
  * `USING KEY (nid)` and `NOT IN recurring`, the engine kept a keyed table of every node reached
  * and copied it out for every level — at 86k nodes the task's first hop reaches ~19k actions, so
- * each of the seven levels re-read ~20k rows: measured, CPU p50 of the walk alone 42 → 28 ms at
- * 86k, the same at 2 and 8.6k nodes, same rows.) A level that reaches nothing ends the recursion
+ * each of the seven levels re-read ~20k rows.) A level that reaches nothing ends the recursion
  * (`c > 0`: an ungrouped aggregate always returns a row).
  *
  * `unit` then completes every action transaction and tool call/result pair the walked nodes
@@ -110,14 +109,13 @@ function defaultRootsSql(shape: ClosureShape): string {
  * unnested in both directions, and only those into a visible node) rather than scanned again at
  * every step.
  *
- * Build sides. DuckDB estimates a recursive CTE at ~1000× its recursive term (the walk at ~690k
- * rows on an 8.6k-node ledger), so every join against `walked`, `units` or the recursion's own
+ * Build sides. DuckDB estimates a recursive CTE at a large multiple of its recursive term, so
+ * every join against `walked`, `units` or the recursion's own
  * frontier put the *table* on the hash join's build side: each query hashed every node row with
  * its strings, every body text, the edges joined to the nodes, and the unit completion rebuilt
  * the whole unit edge list and node list at every step. Passing those relations through
  * `list()`/`unnest` (an ungrouped aggregate is estimated at one row) makes them the build side
- * and the tables the probe side. Measured (CPU p50 of the working-set statement, interleaved,
- * same rows): 251 → 141 ms at 86k nodes (load 0.8), 70 → 54 ms at 8.6k (load 8).
+ * and the tables the probe side.
  */
 export function walkSql(shape: ClosureShape): string {
   const { valid, visible } = predicatesOf(shape);
@@ -162,8 +160,7 @@ units AS MATERIALIZED (SELECT unnest(l) AS nid FROM (SELECT list(nid) AS l FROM 
  * valid version is its latest, which the ledger's index holds in memory (LedgerIndex.byNid): the
  * rows carry only the keys (`vkey`, checked against the index), `tx` and the body, and the
  * node's columns come from the index (see loadCandidates). Sending them meant reading every
- * valid node row's strings to keep a thousand: measured, CPU p50 of the closure statement at
- * 86k nodes 110 → 92 ms (load ~13, EXECUTEs of the kept plan interleaved with the statement before).
+ * valid node row's strings to keep a thousand.
  */
 function candidatePartSql(shape: ClosureShape, tag = ''): string {
   const { valid } = predicatesOf(shape);
@@ -225,7 +222,7 @@ ORDER BY hop NULLS LAST, tx DESC, nid DESC`;
  *   carries `named_only`, the nids a level's beam cut and the completion did not add, as one
  *   list: a long session's walk names tens of thousands of them (every action hangs off the
  *   task), and as rows they were sorted with the candidates, sent and read one by one for an id
- *   each (measured, CPU p50 of the statement at 86k nodes, interleaved: 150 → 107 ms, load ~12).
+ *   each.
  * (Closure, neighbourhood and frontier check were seven round trips, then two; each cost a parse,
  * a plan and scans of its own.)
  */

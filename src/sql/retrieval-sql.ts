@@ -31,8 +31,7 @@ export function edgesFromSql(from: number, limit: number): string {
  * The bodies a result returns, by key. Keys ascend with insertion, so DuckDB's zone maps skip
  * the row groups that hold none of them. Within a row group every string column selected is
  * scanned for all its rows (the IN list becomes a join after the scan), so only what a result
- * shows is selected: not the 64-character hash (at 100k bodies the read took ~8.3 ms of CPU
- * with it, ~6.7 without; best of 25, load ~14).
+ * shows is selected: not the 64-character hash (a fifth of the read's time at 100k bodies).
  */
 export function bodyRowsSql(bkeys: readonly number[]): string {
   return `SELECT bkey, text, tokens FROM bodies WHERE bkey IN ${intList(bkeys)}`;

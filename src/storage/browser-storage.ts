@@ -1,10 +1,11 @@
 /** What the browser's two storages (OPFS, IndexedDB) share: their shape, options and lock. */
 import { LedgerError } from '../errors.js';
-import type { CompactableStorage } from './compact-ledger.js';
+import type { CompactableStorage } from '../ledger/storage.js';
 import { resolveCompactEvery } from './log-store.js';
 
+/** Options of `browserStorage`: when compaction is due. */
 export interface BrowserStorageOptions {
-  /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
+  /** `ledger.compact()` compacts only once the log holds this many records; without it, on every call. */
   compactEvery?: number;
 }
 

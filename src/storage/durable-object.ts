@@ -15,26 +15,32 @@ import { type LogMedium, LogStore, resolveCompactEvery } from './log-store.js';
 
 /** The part of `DurableObjectTransaction` the adapter uses (the Workers types' names and shapes). */
 export interface DurableObjectKvTransaction {
+  /** Reads one value. */
   get(key: string): Promise<unknown>;
+  /** Reads every value under a key prefix. */
   list(options: { prefix: string }): Promise<Map<string, unknown>>;
+  /** Writes values. */
   put(entries: Record<string, unknown>): Promise<void>;
+  /** Deletes keys; resolves to how many existed. */
   delete(keys: string[]): Promise<number>;
 }
 
 /** The part of `DurableObjectStorage` (a Durable Object's `ctx.storage`) the adapter uses. */
 export interface DurableObjectKvStorage extends DurableObjectKvTransaction {
+  /** Runs `closure` in one storage transaction. */
   transaction<T>(closure: (txn: DurableObjectKvTransaction) => Promise<T>): Promise<T>;
 }
 
+/** Options of `durableObjectStorage`: when compaction is due. */
 export interface DurableObjectStorageOptions {
-  /** `compactLedger` compacts only once the log holds this many records; without it, on every call. */
+  /** `ledger.compact()` compacts only once the log holds this many records; without it, on every call. */
   compactEvery?: number;
 }
 
 export interface DurableObjectLedgerStorage extends StorageAdapter {
   /** Records in the log, i.e. appended since the snapshot. */
   readonly logRecords: number;
-  /** Whether `compactLedger` would compact now. */
+  /** Whether `ledger.compact()` would compact now. */
   readonly compactionDue: boolean;
 }
 

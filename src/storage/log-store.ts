@@ -70,7 +70,7 @@ export class LogStore implements StorageAdapter {
     return this.records ?? 0;
   }
 
-  /** Whether `compactLedger` would compact now. */
+  /** Whether `ledger.compact()` would compact now. */
   get compactionDue(): boolean {
     return this.logRecords >= this.compactEvery;
   }

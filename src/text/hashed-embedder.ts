@@ -12,6 +12,7 @@ export interface Embedder {
    * query `vector` or host `scores` still run the vector channel.
    */
   readonly lexical?: boolean;
+  /** One vector of `dimensions` floats per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 

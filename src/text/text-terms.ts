@@ -19,8 +19,7 @@ const ONE_PART_WORD = /^(?:[a-z]+|[0-9]+)$/;
 
 /**
  * Terms of words already seen. Indexing runs at commit over every body, and most of its words
- * recur: the split regex and the stemmer cost ~5 µs a word (2.5 s for 2.2 MB of text); a lookup
- * costs a small fraction of that. Bounded: cleared when full (the mapping is pure, so the cache
+ * recur: the split regex and the stemmer cost ~5 µs a word, a lookup a small fraction of that. Bounded: cleared when full (the mapping is pure, so the cache
  * changes no output).
  */
 const WORD_TERMS = new Map<string, readonly string[]>();

@@ -1,9 +1,9 @@
 /**
  * Hand-written pre-tokenizers for ASCII text, equivalent to tiktoken's o200k_base and cl100k_base
  * split patterns restricted to ASCII. They scan the text's UTF-8 bytes (one `encodeInto`): the regex
- * split costs ~5 µs per 500-character body and allocates a string per piece, and `charCodeAt` on
- * a sliced string (a body cut from a file) is ~5× slower than on a flat one, while typed-array
- * reads cost the same for every string. Pieces are then looked up by their bytes, unallocated.
+ * split allocates a string per piece, and `charCodeAt` on a sliced string (a body cut from a
+ * file) is several times slower than on a flat one, while typed-array reads cost the same for
+ * every string. Pieces are then looked up by their bytes, unallocated.
  *
  * On ASCII the Unicode classes reduce to: \p{L} = [A-Za-z] (\p{Lu} = A-Z, \p{Ll} = a-z; no Lt, Lm,
  * Lo or M), \p{N} = [0-9], White_Space = [\t\n\v\f\r ]. Every alternative of both patterns is

@@ -1,10 +1,19 @@
 import { ByteKeyTable, FNV_OFFSET, FNV_PRIME } from '../text/byte-key-table.js';
 import { Utf8Scratch } from '../text/utf8-scratch.js';
 import { asciiScannerFor, END_BYTE, NON_ASCII } from './ascii-split.js';
+import { bpeTokenCount } from './heap-bpe.js';
+import { RankTable } from './rank-table.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Pieces longer than this are counted directly: they are rarely repeated. */
 const MAX_CACHED_PIECE = 48;
+
+/**
+ * Pieces of more UTF-8 bytes than this are counted by the heap merge (heap-bpe.ts), not by
+ * tiktoken, whose merge is quadratic in the piece: the two cost the same near 500 bytes of a
+ * one-letter run (the piece with most merges per byte), and below it tiktoken is faster.
+ */
+const LONG_PIECE_BYTES = 512;
 
 /**
  * tiktoken's WASM encoder runs at ~3.5 MB/s here (~145 µs for a 500-character body), which alone
@@ -14,13 +23,28 @@ const MAX_CACHED_PIECE = 48;
  * rests on the JS split agreeing with tiktoken's Rust regex; a test compares both over real and
  * random text.
  *
- * ASCII stretches are split by a hand-written scanner of the same pattern (ascii-split.ts, ~5×
- * cheaper than the regex) and looked up without allocating the piece; from the first piece whose
+ * ASCII stretches are split by a hand-written scanner of the same pattern (ascii-split.ts,
+ * several times cheaper than the regex) and looked up without allocating the piece; from the first piece whose
  * extent depends on a non-ASCII character on, the text is split by the regex. Before pieces,
  * ASCII text is cut into chunks at boundaries both patterns share (CUT_AFTER) and each chunk is
  * looked up whole: token counting of repeated text costs one probe per chunk (~2 pieces).
  */
-export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 200_000): TokenCounter {
+export function withPieceCache(
+  base: TokenCounter,
+  patStr: string,
+  { bpeRanks, maxEntries = 200_000 }: { bpeRanks?: string; maxEntries?: number } = {},
+): TokenCounter {
+  // Built on the first over-long piece only (~0.1 s, ~4 MB): most ledgers never see one.
+  let ranks: RankTable | null = null;
+  const countLong = (b: Uint8Array, start: number, end: number): number => {
+    ranks ??= new RankTable(bpeRanks!);
+    return bpeTokenCount(ranks, b, start, end);
+  };
+  const countLongString = (piece: string): number => {
+    const n = pieceScratch.encode(piece);
+    return countLong(pieceScratch.bytes, 0, n);
+  };
+  const long = bpeRanks !== undefined;
   const pattern = new RegExp(toJsPattern(patStr), 'gu');
   const scan = asciiScannerFor(patStr);
   // Token counts of ASCII pieces keyed by their bytes in the text's encoding (no string per
@@ -34,7 +58,8 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
   const chunks = new ByteKeyTable(4096);
   const byString = new Map<string, number>(); // pieces the regex split (non-ASCII stretches)
   const countString = (piece: string): number => {
-    if (piece.length > MAX_CACHED_PIECE) return base.count(piece);
+    if (piece.length > MAX_CACHED_PIECE)
+      return long && piece.length * 3 > LONG_PIECE_BYTES ? countLongString(piece) : base.count(piece);
     let n = byString.get(piece);
     if (n === undefined) {
       n = base.count(piece);
@@ -71,7 +96,8 @@ export function withPieceCache(base: TokenCounter, patStr: string, maxEntries = 
       }
       return c;
     }
-    if (end - p > MAX_CACHED_PIECE) return base.count(text.slice(p, end));
+    if (end - p > MAX_CACHED_PIECE)
+      return long && end - p > LONG_PIECE_BYTES ? countLong(b, p, end) : base.count(text.slice(p, end));
     const h = ByteKeyTable.hash(b, p, end);
     let c = table.get(b, p, end, h);
     if (c < 0) {
@@ -157,6 +183,8 @@ const SHORT_SLOTS = 128 + 128 * 128;
 
 /** UTF-8 of the text being counted; counting is synchronous, so one buffer serves every counter. */
 const scratch = new Utf8Scratch();
+/** UTF-8 of one over-long piece the regex split (the text's own bytes stay in `scratch`). */
+const pieceScratch = new Utf8Scratch();
 
 /** Unicode White_Space, which Rust's `\s` means; JS `\s` differs (it lacks U+0085, adds U+FEFF). */
 const WHITE_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000';

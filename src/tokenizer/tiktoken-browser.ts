@@ -26,11 +26,15 @@ const cache = new Map<string, Promise<TokenCounter>>();
 export function createBrowserTokenCounter(encoding: Encoding, assets: TiktokenAssets): Promise<TokenCounter> {
   if (assets.ranksUrl === null) {
     return Promise.reject(
-      assetUnavailable('ranksUrl', `tiktoken ${encoding}`, `no ranks for ${encoding} by default; pass ranksUrl`),
+      assetUnavailable(
+        'assets.ranks',
+        `tiktoken ${encoding}`,
+        `no ranks for ${encoding} by default; pass assets.ranks`,
+      ),
     );
   }
-  const wasmUrl = absoluteUrl(assets.tiktokenWasmUrl, 'tiktokenWasmUrl');
-  const ranksUrl = absoluteUrl(assets.ranksUrl, 'ranksUrl');
+  const wasmUrl = absoluteUrl(assets.tiktokenWasmUrl, 'assets.tiktokenWasm');
+  const ranksUrl = absoluteUrl(assets.ranksUrl, 'assets.ranks');
   const key = `${encoding} ${wasmUrl} ${ranksUrl}`;
   let counter = cache.get(key);
   if (!counter) {
@@ -46,7 +50,7 @@ async function build(encoding: Encoding, wasmUrl: string, ranksUrl: string): Pro
   try {
     await initOnce(module);
   } catch (cause) {
-    throw assetUnavailable('tiktokenWasmUrl', wasmUrl, `not tiktoken's lite module: ${String(cause)}`, cause);
+    throw assetUnavailable('assets.tiktokenWasm', wasmUrl, `not tiktoken's lite module: ${String(cause)}`, cause);
   }
   return tokenCounterFrom({ Tiktoken }, encoding, ranks);
 }
@@ -70,28 +74,28 @@ function initOnce(module: WebAssembly.Module): Promise<void> {
 }
 
 async function compileTiktoken(url: string): Promise<WebAssembly.Module> {
-  const bytes = await fetchBytes(url, 'tiktokenWasmUrl');
+  const bytes = await fetchBytes(url, 'assets.tiktokenWasm');
   try {
     return await WebAssembly.compile(bytes);
   } catch (cause) {
-    throw assetUnavailable('tiktokenWasmUrl', url, `not a WebAssembly module: ${String(cause)}`, cause);
+    throw assetUnavailable('assets.tiktokenWasm', url, `not a WebAssembly module: ${String(cause)}`, cause);
   }
 }
 
 async function loadRanks(encoding: Encoding, url: string): Promise<EncodingRanks> {
-  const bytes = await fetchBytes(url, 'ranksUrl');
+  const bytes = await fetchBytes(url, 'assets.ranks');
   let ranks: Partial<EncodingRanks>;
   try {
     ranks = JSON.parse(new TextDecoder().decode(bytes)) as Partial<EncodingRanks>;
   } catch (cause) {
-    throw assetUnavailable('ranksUrl', url, 'not JSON', cause);
+    throw assetUnavailable('assets.ranks', url, 'not JSON', cause);
   }
   if (
     typeof ranks?.bpe_ranks !== 'string' ||
     typeof ranks.pat_str !== 'string' ||
     ranks.special_tokens?.['<|endoftext|>'] !== END_OF_TEXT[encoding]
   ) {
-    throw assetUnavailable('ranksUrl', url, `not the ranks of ${encoding}`);
+    throw assetUnavailable('assets.ranks', url, `not the ranks of ${encoding}`);
   }
   return ranks as EncodingRanks;
 }

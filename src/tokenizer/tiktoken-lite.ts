@@ -22,7 +22,8 @@ export function directTokenCounter(lite: TiktokenLite, encoding: Encoding, ranks
   return { encoding, count: (text) => (text.length === 0 ? 0 : encoder.encode_ordinary(text).length) };
 }
 
-/** The counter the ledger uses: the exact counter behind a per-piece cache. */
+/** The counter the ledger uses: the exact counter behind a per-piece cache, with over-long
+ * pieces merged in JS over the same ranks (heap-bpe.ts). */
 export function tokenCounterFrom(lite: TiktokenLite, encoding: Encoding, ranks: EncodingRanks): TokenCounter {
-  return withPieceCache(directTokenCounter(lite, encoding, ranks), ranks.pat_str);
+  return withPieceCache(directTokenCounter(lite, encoding, ranks), ranks.pat_str, { bpeRanks: ranks.bpe_ranks });
 }

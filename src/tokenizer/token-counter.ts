@@ -1,5 +1,6 @@
 /** Token encodings the ledger can count bodies in. One ledger uses one, fixed at creation. */
 export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
+/** One of `ENCODINGS`: the tiktoken encoding bodies are counted in. */
 export type Encoding = (typeof ENCODINGS)[number];
 export const DEFAULT_ENCODING: Encoding = 'o200k_base';
 

@@ -140,9 +140,9 @@ export function packUnits(
   cutLeft(left, excluded);
   // The current action's thought (whole or not at all) after the ranked evidence and before the
   // recency fill: its words already rank the evidence (the focus query), and the thought often
-  // runs to hundreds of tokens. Packed with its calls in tier 2, it measured lower recall at
-  // 1,000 and 2,000 tokens on the replay evaluation (first edits 70.3 / 81.9 → 73.8 / 84.3 with
-  // it here); placed at its own fused relevance rank instead, 72.6 at 1,000.
+  // runs to hundreds of tokens: packed with its calls in tier 2, or at its own fused relevance
+  // rank, it measured lower recall at small budgets on the replay evaluation
+  // (docs/evaluation/experiments.md).
   for (const unit of ordered) if (unit.reasoning) (place(unit, false) ? included : excluded).push(unit);
   const fillLeft: Unit[] = [];
   for (const unit of ordered) if (isFill(unit)) (place(unit, false) ? included : fillLeft).push(unit);

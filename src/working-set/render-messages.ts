@@ -3,8 +3,10 @@ import { excerptText, refText } from './ref-text.js';
 import { toolIdMapper } from './tool-ids.js';
 import type { WorkingSetItem } from './types.js';
 
+/** Which provider's message shape `toMessages` renders. */
 export type MessageShape = 'openai' | 'anthropic';
 
+/** A Chat Completions message, as `toMessages('openai')` renders it. */
 export interface OpenAIMessage {
   role: 'user' | 'assistant' | 'tool';
   content: string | null;
@@ -22,6 +24,7 @@ export type AnthropicBlock =
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean; cache_control?: CacheControl };
 
+/** A Messages API turn, as `toMessages('anthropic')` renders it. */
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: AnthropicBlock[];

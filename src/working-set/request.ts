@@ -1,4 +1,12 @@
-import { integerField, invalidRequest, requireObject, scopeSetField } from '../schema/request-checks.js';
+import {
+  boundedIntegerField,
+  checkListLength,
+  epochField,
+  integerField,
+  invalidRequest,
+  requireObject,
+  scopeSetField,
+} from '../schema/request-checks.js';
 import type { Budget } from './pack.js';
 import type { MaterializeRequest } from './types.js';
 
@@ -18,10 +26,13 @@ export interface ResolvedRequest {
   given: { records: boolean; chars: boolean };
 }
 
-/** Checks a materialize request and fills its defaults once; INVALID_REQUEST names the field. */
+/** Checks a materialize request and fills its defaults once; INVALID_REQUEST names the field,
+ * LIMIT_EXCEEDED the field over its LIMITS entry (nothing is clamped). */
 export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch: number): ResolvedRequest {
   requireObject(request, 'request');
-  const epoch = integerField(request.epoch, 'epoch', lastEpoch);
+  const epoch = epochField(request.epoch, lastEpoch);
+  checkListLength(request.roots, 'roots', 'maxRoots');
+  checkListLength(request.authority, 'authority', 'maxAuthorityScopes');
   if (typeof request.budget !== 'object' || request.budget === null)
     throw invalidRequest('budget', 'required: { tokens, records?, chars? }');
   const budget: Budget = {
@@ -34,8 +45,8 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
     roots: scopeSetField(request.roots, 'roots'),
     budget,
     authority: scopeSetField(request.authority, 'authority'),
-    hops: integerField(request.hops, 'hops', DEFAULT_HOPS),
-    maxNodes: integerField(request.maxNodes, 'maxNodes', DEFAULT_MAX_NODES, 1),
+    hops: boundedIntegerField(request.hops, 'hops', DEFAULT_HOPS, 0, 'maxHops'),
+    maxNodes: boundedIntegerField(request.maxNodes, 'maxNodes', DEFAULT_MAX_NODES, 1, 'maxClosureNodes'),
     excerpts: flagField(request.excerpts, 'excerpts', true),
     mode: modeField(request.mode),
     given: { records: request.budget.records !== undefined, chars: request.budget.chars !== undefined },

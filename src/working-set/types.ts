@@ -108,6 +108,7 @@ export interface Excerpts {
   elided(member: Candidate): Excerpt;
 }
 
+/** One record of a working set, in reading order. */
 export interface WorkingSetItem {
   id: string;
   kind: NodeKind;
@@ -143,6 +144,7 @@ export interface WorkingSetItem {
 
 export type ExclusionReason = 'budget' | 'superseded' | 'archived' | 'beyond the bound' | 'unanswered call';
 
+/** Why one candidate is in the working set or out of it. */
 export interface ExplanationRecord {
   id: string;
   included: boolean;

@@ -31,6 +31,7 @@ export function validateOpenAIMessages(messages: readonly OpenAIMessage[]): stri
   return errors;
 }
 
+/** The ways `messages` breaks the Messages API's pairing and alternation rules; empty when it keeps them. */
 export function validateAnthropicMessages(messages: readonly AnthropicMessage[]): string[] {
   const errors: string[] = [];
   if (messages[0]?.role !== 'user') errors.push('messages[0]: the first message must be from the user');

@@ -63,6 +63,7 @@ export class WorkingSet {
    */
   declare readonly explanation: ExplanationRecord[];
 
+  /** @internal Made by `ledger.materialize`; not part of the public API. */
   constructor(data: WorkingSetData) {
     this.epoch = data.epoch;
     this.items = data.items;
@@ -94,6 +95,12 @@ export class WorkingSet {
    * sets share a byte-identical prefix. The Anthropic shape carries cache breakpoints
    * (`cache_control`) at the end of the head and of the request unless `cacheControl: false`;
    * OpenAI caches the longest common prefix by itself.
+   * @example
+   * ```ts
+   * const ws = await ledger.materialize({ budget: { tokens: 4000 } });
+   * const openai = ws.toMessages('openai'); // [{ role, content, tool_calls? }, …]
+   * const anthropic = ws.toMessages('anthropic'); // alternating turns with tool_use / tool_result
+   * ```
    */
   toMessages(shape: 'openai'): OpenAIMessage[];
   toMessages(shape: 'anthropic', options?: AnthropicRenderOptions): AnthropicMessage[];
@@ -104,6 +111,12 @@ export class WorkingSet {
   /**
    * A context audit record: a `message` node (authority `ledger`) whose body is this working set's
    * explanation, citing what was included. Commit it to keep the audit trail in the ledger.
+   *
+   * @example
+   * ```ts
+   * const ws = await ledger.materialize({ budget: { tokens: 4000 } });
+   * await ledger.commit(ws.toAuditTransaction({ id: `audit:${ws.epoch}` }));
+   * ```
    */
   toAuditTransaction(options: { id: string; epoch?: number }): Transaction {
     const summary = {
@@ -134,6 +147,14 @@ export class WorkingSet {
    * An exact request projection: record it *before* sending (and before the provider validates
    * the request) and the evidence it rendered is protected like evidence an open edit cites —
    * kept in later working sets — until the host marks it `resolved` with a transition.
+   *
+   * @example
+   * ```ts
+   * const ws = await ledger.materialize({ budget: { tokens: 4000 } });
+   * await ledger.commit(ws.toProjectionTransaction({ id: 'request:42' }));
+   * // … send ws.toMessages('anthropic'); once answered:
+   * await ledger.commit({ epoch: ledger.lastEpoch, transitions: [{ id: 'request:42', status: 'resolved' }] });
+   * ```
    */
   toProjectionTransaction(options: { id: string; request?: string; epoch?: number }): Transaction {
     return {

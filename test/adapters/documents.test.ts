@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bareTitle } from '../../src/adapters/documents/document-links.js';
-import { documentLinks, entitiesOf, fromDocuments } from '../../src/adapters/index.js';
+import { bareTitle, documentLinks, entitiesOf } from '../../src/adapters/documents/document-links.js';
+import { fromDocuments } from '../../src/adapters/index.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 /** The MuSiQue-shaped fixture's corpus as documents `P<index>` (its first question asks QUESTION). */
@@ -69,8 +69,8 @@ describe('fromDocuments: named entities and document links', () => {
     // Without expansion P1 is no candidate at all, or one no lexical or graph signal found.
     const flat = await p1(0);
     const graph = await p1(2);
-    expect(flat?.reasons.some((x) => x.startsWith('bm25') || x.startsWith('graph')) ?? false).toBe(false);
-    expect(graph?.reasons.some((x) => x.startsWith('graph: 1 hop'))).toBe(true);
+    expect(flat?.signals.some((x) => x.startsWith('bm25') || x.startsWith('graph')) ?? false).toBe(false);
+    expect(graph?.signals.some((x) => x.startsWith('graph: 1 hop'))).toBe(true);
     expect(graph!.score).toBeGreaterThan(flat?.score ?? 0);
   });
 });

@@ -146,15 +146,19 @@ const request = fc.record({ budget: hostileValue, epoch: hostileValue, text: hos
 
 async function readsNeverUncoded(ledger: Ledger, r: typeof request extends fc.Arbitrary<infer T> ? T : never) {
   const calls: Array<() => Promise<unknown>> = [
-    () => ledger.asOf(r.epoch as number),
+    () => ledger.asOf({ epoch: r.epoch as number }),
     () => ledger.materialize(r.any as never),
     () => ledger.materialize({ budget: r.budget as never, authority: r.text as never }),
     () => ledger.materialize({ budget: { tokens: 100 }, roots: [r.text as string], epoch: r.epoch as number }),
     () => ledger.retrieve(r.any as never),
     () => ledger.retrieve({ text: r.text as string, epoch: r.epoch as number, budget: r.budget as never }),
     () => ledger.retrieve({ claims: r.any as never, artifacts: r.budget as never }),
-    () => ledger.archive(r.epoch as number, r.any as never),
-    () => ledger.rerunCandidates(r.epoch as number, r.any as never),
+    () => ledger.asOf(r.any as never),
+    () => ledger.asOf({ epoch: r.epoch as number, authority: r.text as never }),
+    () => ledger.archive({ tx: r.epoch as number, epoch: r.any as never }),
+    () => ledger.archive(r.any as never),
+    () => ledger.rerunCandidates({ epoch: r.epoch as number, authority: r.any as never }),
+    () => ledger.rerunCandidates(r.any as never),
   ];
   for (const call of calls) await call().catch(expectCoded);
 }

@@ -72,7 +72,7 @@ it(`${CONCURRENT_RUNS} random ledgers: concurrent commits, objects mutated after
       expect(JSON.stringify(outcomes)).toBe(JSON.stringify(expected));
       const bytes = await live.snapshot();
       expect(bytesEqual(bytes, await reference.snapshot())).toBe(true);
-      const reopened = await pool.open(1, { storage });
+      const reopened = await pool.open(1, { storage: storage.reopen() });
       expect(bytesEqual(await reopened.snapshot(), bytes)).toBe(true);
     }),
     runOptions(CONCURRENT_RUNS, 'concurrent commits'),
@@ -105,7 +105,7 @@ it(`${CLOSE_RUNS} random ledgers: calls racing close()`, async () => {
               case 'commit':
                 return ledger.commit(txs[i % txs.length]!);
               case 'asOf':
-                return ledger.asOf(i);
+                return ledger.asOf({ epoch: i });
               case 'materialize':
                 return ledger.materialize({ budget: { tokens: 300 } });
               case 'retrieve':
@@ -113,7 +113,7 @@ it(`${CLOSE_RUNS} random ledgers: calls racing close()`, async () => {
               case 'snapshot':
                 return ledger.snapshot();
               default:
-                return ledger.archive(1);
+                return ledger.archive({ tx: 1 });
             }
           };
           (closing ? after : before).push(settle(call()));
@@ -122,7 +122,7 @@ it(`${CLOSE_RUNS} random ledgers: calls racing close()`, async () => {
         for (const o of await Promise.all(before)) if ('code' in o) expect(o.code).not.toBe('LEDGER_CLOSED');
         for (const o of await Promise.all(after)) expect(o).toEqual({ code: 'LEDGER_CLOSED' });
         expect(await closing).toEqual({ receipt: undefined });
-        expect(await settle(ledger.asOf(0))).toEqual({ code: 'LEDGER_CLOSED' });
+        expect(await settle(ledger.asOf({ epoch: 0 }))).toEqual({ code: 'LEDGER_CLOSED' });
       },
     ),
     runOptions(CLOSE_RUNS, 'close races'),

@@ -28,7 +28,7 @@ afterAll(() => pool.close());
 const SHAPE_CODES = new Set(['INVALID_TEXT', 'INVALID_ID', 'INVALID_FIELD', 'INVALID_PATH']);
 
 async function probeOf(ledger: Ledger, tx: Transaction) {
-  const view = await ledger.asOf(ledger.lastEpoch);
+  const view = await ledger.asOf({ epoch: ledger.lastEpoch });
   const scopes = [...new Set(view.nodes.map((n) => n.authority))].slice(0, 2);
   const text = (tx.nodes ?? []).map((n) => n.body ?? '').join(' ') || 'a';
   return { tokens: 400, text, scopes };
@@ -61,7 +61,7 @@ it(`${RUNS} random ledgers: hostile text round-trips or is refused, live equals 
         } else {
           expect(clean, `accepted a string that cannot round-trip: ${JSON.stringify(strings)}`).toBe(true);
           counts.accepted++;
-          const view = await live.asOf(tx.epoch);
+          const view = await live.asOf({ epoch: tx.epoch });
           for (const n of tx.nodes ?? []) {
             const got = view.nodes.find((r) => r.id === n.id && r.tx === outcome.receipt.tx);
             if (!got) continue; // closed by its own commit (a later revision in the same transaction)
@@ -76,7 +76,7 @@ it(`${RUNS} random ledgers: hostile text round-trips or is refused, live equals 
         const probe = await probeOf(live, tx);
         expect(await readsOf(restored, probe, false)).toBe(await readsOf(live, probe, false));
       }
-      const reopened = await pool.open(1, { storage });
+      const reopened = await pool.open(1, { storage: storage.reopen() });
       const probe = { tokens: 2000, text: 'a b c', scopes: ['agent'] };
       expect(await readsOf(reopened, probe, true)).toBe(await readsOf(live, probe, true));
       expect(bytesEqual(await reopened.snapshot(), await live.snapshot())).toBe(true);

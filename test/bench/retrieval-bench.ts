@@ -17,7 +17,7 @@ export async function retrievalBench(sizes: readonly number[] = [10_000, 100_000
     const embedder = hashedTrigramEmbedder(384);
     const ledger = await openLedger({ embedder });
     for (const tx of sessionGraph(n)) await ledger.commit(tx);
-    const view = await ledger.asOf(ledger.lastEpoch);
+    const view = await ledger.asOf({ epoch: ledger.lastEpoch });
     const records = view.nodes.length;
     const steps = Math.floor(n / 5);
     const base: RetrievalQuery = {

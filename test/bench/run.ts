@@ -7,7 +7,7 @@
  * (default .out/bench). Figures, never pass/fail assertions. The machine's load average is
  * printed with every suite: wall times on a shared machine grow with everyone else's load.
  *
- * Suites: memory, ingest, step, restore, materialize, retrieval, embedder, workerd, bundle
+ * Suites: memory, ingest, step, restore, materialize, retrieval, limits, embedder, workerd, bundle
  * (`ledger` = memory,ingest,step,restore). 100k-node sizes run by default except retrieval's, which builds
  * Orama's floor over 86k records and takes minutes: `--large` adds it. `--quick` leaves every
  * 100k size out.
@@ -16,6 +16,7 @@ import { type BenchRow, loadAverage, printSummary, printTable, writeJson } from 
 import { bundleBench } from './bundle-bench.js';
 import { embedderBench } from './embedder-bench.js';
 import { ingestBench, memoryBench, restoreBench, stepBench } from './ledger-bench.js';
+import { bodyLimitBench } from './limits-bench.js';
 import { materializeBench } from './materialize-bench.js';
 import { retrievalBench } from './retrieval-bench.js';
 import { workerdBench } from './workerd-bench.js';
@@ -42,6 +43,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   restore: () => restoreBench([10_000, ...large]),
   materialize: () => materializeBench([1_000, 10_000, ...large]),
   retrieval: () => retrievalBench([10_000, ...largest]),
+  limits: () => bodyLimitBench(),
   embedder: embedderBench,
   workerd: workerdBench,
   bundle: bundleBench,

@@ -128,7 +128,7 @@ async function agentStep(ledger: Ledger, i: number, mark: () => void = () => {})
   const epoch = ledger.lastEpoch + 1;
   await ledger.commit(warmStepTransaction(i, epoch));
   mark();
-  await ledger.asOf(epoch);
+  await ledger.asOf({ epoch });
   mark();
   await ledger.materialize({ budget: { tokens: 4000 } });
   mark();

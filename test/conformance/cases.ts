@@ -45,7 +45,7 @@ export async function runConformance(
       }
     }
     const asOf: Record<string, unknown> = {};
-    for (const epoch of [0, 3, 7, ledger.lastEpoch]) asOf[epoch] = await ledger.asOf(epoch);
+    for (const epoch of [0, 3, 7, ledger.lastEpoch]) asOf[epoch] = await ledger.asOf({ epoch });
     const materialize: Record<string, unknown> = {};
     for (const tokens of [300, 1000, 4000]) materialize[tokens] = await ledger.materialize({ budget: { tokens } });
     const ws = await ledger.materialize({ budget: { tokens: 1500 } });
@@ -56,7 +56,7 @@ export async function runConformance(
       abstain: await ledger.retrieve({ text: 'firmware update over bluetooth' }),
       scoped: await ledger.retrieve({ text: 'reply identifier', authority: ['user', 'agent'] }),
     };
-    const rerun = await ledger.rerunCandidates(9);
+    const rerun = await ledger.rerunCandidates({ epoch: 9 });
     const bytes = await ledger.snapshot();
     const restored = await openLedger({ snapshot: bytes });
     const again = await restored.snapshot();
@@ -109,7 +109,7 @@ async function textRule(ledger: Ledger, openLedger: OpenLedger): Promise<Conform
     meta: { [body]: body },
   }));
   await ledger.commit({ epoch, nodes });
-  const read = async (l: Ledger) => (await l.asOf(epoch)).nodes.filter((n) => n.id.startsWith('text:'));
+  const read = async (l: Ledger) => (await l.asOf({ epoch })).nodes.filter((n) => n.id.startsWith('text:'));
   const live = await read(ledger);
   const copy = await openLedger({ snapshot: await ledger.snapshot() });
   const restored = await read(copy);

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BASELINES, bm25, observationMasking, recency, recencyPaired } from '../../scripts/eval/baselines.js';
+import {
+  BASELINES,
+  bm25,
+  compaction,
+  observationMasking,
+  recency,
+  recencyPaired,
+  untrimmed,
+} from '../../scripts/eval/baselines.js';
 import { pairsIntact } from '../../scripts/eval/metrics.js';
 import { type Transcript, type TranscriptMessage, transcriptOf } from '../../scripts/eval/transcript.js';
 import { fromMiniSweAgent } from '../../src/adapters/index.js';
@@ -117,6 +125,63 @@ describe('observationMasking', () => {
     expect(ids(s)).toEqual(['task', 'turn:2', 'turn:3']);
     expect(s.masked?.map((m) => m.id)).toEqual(['result:2', 'result:3']);
     expect(s.tokens).toBe(10 + 5 + 3 + 5 + 3);
+  });
+});
+
+describe('compaction', () => {
+  /** The task (10) and eight steps of 20 tokens each (a 5-token turn, a 15-token result). */
+  const even: Transcript = {
+    messages: [
+      msg('task', 0, 'task', 'the task', 10),
+      ...[1, 2, 3, 4, 5, 6, 7, 8].flatMap((i) => [
+        msg(`turn:${i}`, i, 'assistant', `cmd ${i}`, 5, [`call:${i}`]),
+        msg(`result:${i}`, i, 'observation', `out ${i}`, 15, [`result:${i}`]),
+      ]),
+    ],
+    pairing: {
+      resultsOf: new Map([1, 2, 3, 4, 5, 6, 7, 8].map((i) => [`call:${i}`, [`result:${i}`]])),
+      callOf: new Map([1, 2, 3, 4, 5, 6, 7, 8].map((i) => [`result:${i}`, `call:${i}`])),
+    },
+    placeholderTokens: 3,
+  };
+  const steps = (s: { messages: TranscriptMessage[] }) => [...new Set(s.messages.map((m) => m.epoch))];
+
+  it('appends steps while the budget holds them', () => {
+    // 10 + 3 · 20 = 70: exactly full, no compaction yet.
+    const s = compaction(even, 3, 70);
+    expect(steps(s)).toEqual([0, 1, 2, 3]);
+    expect(s.tokens).toBe(70);
+  });
+
+  it('keeps the task and the newest whole steps within half the budget when it overflows', () => {
+    // Step 4 makes 90 > 70: half of the 60 left after the task is 30, which holds one step (20).
+    const s = compaction(even, 4, 70);
+    expect(ids(s)).toEqual(['task', 'turn:4', 'result:4']);
+    expect(s.tokens).toBe(30);
+  });
+
+  it('appends again after compacting, until the next overflow', () => {
+    expect(steps(compaction(even, 6, 70))).toEqual([0, 4, 5, 6]);
+    expect(steps(compaction(even, 7, 70))).toEqual([0, 7]);
+  });
+
+  it('differs from a recency window, which slides every step', () => {
+    expect(steps(recencyPaired(even, 5, 70))).toEqual([0, 3, 4, 5]);
+    expect(steps(compaction(even, 5, 70))).toEqual([0, 4, 5]);
+  });
+
+  it('drops a newest step larger than half the budget', () => {
+    // transcript's step 3 is 55 tokens: over 100 at step 3, and 55 > 45 (half of 90).
+    expect(ids(compaction(transcript, 3, 100))).toEqual(['task']);
+    expect(ids(compaction(transcript, 2, 100))).toEqual(['task', 'turn:1', 'result:1', 'turn:2', 'result:2']);
+  });
+});
+
+describe('untrimmed', () => {
+  it('keeps everything up to the epoch whatever the budget', () => {
+    const s = untrimmed(transcript, 2, 1);
+    expect(ids(s)).toEqual(['task', 'turn:1', 'result:1', 'turn:2', 'result:2']);
+    expect(s.tokens).toBe(70);
   });
 });
 

@@ -95,6 +95,6 @@ describe('LoCoMo sessions', () => {
       hops: 0,
     });
     expect([...before.evidence, ...before.partial].map((e) => e.id)).not.toContain('D3:1');
-    expect((await ledger.asOf(3)).nodes.filter((n) => n.kind === 'message')).toHaveLength(8);
+    expect((await ledger.asOf({ epoch: 3 })).nodes.filter((n) => n.kind === 'message')).toHaveLength(8);
   });
 });

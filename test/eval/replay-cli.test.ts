@@ -26,7 +26,14 @@ describe('context-ledger replay', () => {
     expect(json).toMatchObject({ ceiling: 1, events: 1 });
     expect(json.budgets.map((b: { budget: number }) => b.budget)).toEqual([150, 4000]);
     for (const b of json.budgets) {
-      expect(Object.keys(b.methods)).toEqual(['ledger', 'recency', 'recencyPaired', 'bm25', 'observationMasking']);
+      expect(Object.keys(b.methods)).toEqual([
+        'ledger',
+        'recency',
+        'recencyPaired',
+        'bm25',
+        'observationMasking',
+        'compaction',
+      ]);
       for (const m of Object.values(b.methods) as Array<Record<string, unknown>>) {
         expect(m).toMatchObject({
           recall: expect.any(Number),
@@ -41,13 +48,43 @@ describe('context-ledger replay', () => {
     expect(md).toBe(r.stdout);
     expect(md).toContain('## 150 tokens');
     expect(md).toContain('## 4,000 tokens');
-    expect(md.match(/^\| recency, pairs kept \|/gm)).toHaveLength(2);
+    // A row in each budget's recall table and in its cost table.
+    expect(md.match(/^\| recency, pairs kept \|/gm)).toHaveLength(4);
     expect(md).toContain('shorter than 4 non-space characters ignored');
 
     const svg = readFileSync(join(out, 'recall.svg'), 'utf8');
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
-    expect(svg.match(/<polyline /g)).toHaveLength(5);
+    expect(svg.match(/<polyline /g)).toHaveLength(6);
+    expect(md).toContain('## Cost: every step of every trajectory, prompt cache on');
+    expect(md).toContain('claude-sonnet-4-5 at $3/Mtok, cache reads at 0.1× and cache writes at 1.25×');
+    expect(md.match(/^\| untrimmed transcript \(no budget\) \|/gm)).toHaveLength(2);
+  });
+
+  it('--model, --input-price, --cache-read and --cache-write price the cost section', async () => {
+    const out = join(tmp, 'priced');
+    const r = await run([
+      'replay',
+      fixture,
+      '--budget',
+      '4000',
+      '--model',
+      'other-model',
+      '--input-price',
+      '15',
+      '--cache-read',
+      '0.5',
+      '--cache-write',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(out, 'replay.json'), 'utf8'));
+    expect(json.cost.pricing).toEqual({ model: 'other-model', inputPerMillion: 15, cacheRead: 0.5, cacheWrite: 1 });
+    const m = json.cost.budgets[0].methods.ledger;
+    expect(m.cost).toBeCloseTo(((m.cached * 0.5 + m.written) * 15) / 1e6, 12);
+    expect(r.stdout).toContain('other-model at $15/Mtok, cache reads at 0.5× and cache writes at 1×');
   });
 
   it.each([
@@ -57,6 +94,10 @@ describe('context-ledger replay', () => {
     [['replay', fixture, '--budget', '0'], '--budget: "0" is not a positive integer'],
     [['replay', fixture, '--max-nodes', '0'], '--max-nodes: "0" is not a positive integer'],
     [['replay', fixture, '--hops', '2x'], '--hops: "2x" is not a positive integer'],
+    [['replay', fixture, '--cache-read', 'cheap'], '--cache-read: "cheap" is not a non-negative number'],
+    [['replay', fixture, '--cache-write=-1'], '--cache-write: "-1" is not a non-negative number'],
+    [['replay', fixture, '--input-price', 'x'], '--input-price: "x" is not a non-negative number'],
+    [['replay', fixture, '--model', ''], '--model needs a name'],
     [['replay', fixture, '--nope'], "Unknown option '--nope'"],
     [['replay', fixture, '--out'], "Option '--out <value>' argument missing"],
     [['replay', join(tmp, 'missing.traj.json')], 'no such file or directory'],

@@ -1,8 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { untrimmed } from '../../scripts/eval/baselines.js';
 import { LedgerPool } from '../../scripts/eval/ledger-pool.js';
 import { type ContextRecord, METHODS, type ReplayInput, replayTrajectories } from '../../scripts/eval/replay.js';
+import { costOf, DEFAULT_PRICING, requestBlocks } from '../../scripts/eval/request-cost.js';
+import { transcriptOf } from '../../scripts/eval/transcript.js';
+import { transcriptRequest } from '../../scripts/eval/transcript-request.js';
+import { fromMiniSweAgent } from '../../src/adapters/index.js';
 
 const fixture = JSON.parse(
   readFileSync(new URL('../fixtures/transcripts/mini-swe-agent.traj.json', import.meta.url), 'utf8'),
@@ -28,18 +33,20 @@ function truncateAfterStep(trajectory: { messages: Array<{ role: string }> }, st
 const pool = new LedgerPool();
 afterAll(() => pool.close());
 
-async function replayWithContexts(input: ReplayInput, budgets: number[]) {
+async function replayWithContexts(input: ReplayInput, budgets: number[], cost = true) {
   const contexts = new Map<string, string>();
   const onContext = (c: ContextRecord) => contexts.set(`${c.epoch} ${c.budget} ${c.method}`, c.json);
-  const report = await replayTrajectories([input], { budgets, pool, onContext });
+  const report = await replayTrajectories([input], { budgets, pool, onContext, cost });
   return { report, contexts };
 }
 
 /** Contexts built for the edit at `epoch` from the full trajectory equal those from the trajectory
  * cut right after that edit — for the ledger's working set and every baseline, at every budget. */
 async function expectNoFuture(trajectory: typeof fixture, epoch: number, budgets: number[]) {
-  const full = await replayWithContexts({ name: 't', trajectory }, budgets);
-  const cut = await replayWithContexts({ name: 't', trajectory: truncateAfterStep(trajectory, epoch) }, budgets);
+  // The cost section sends a request after every step; the contexts at the edits are the same
+  // without it (see 'the cost section leaves the contexts at the edits as they are').
+  const full = await replayWithContexts({ name: 't', trajectory }, budgets, false);
+  const cut = await replayWithContexts({ name: 't', trajectory: truncateAfterStep(trajectory, epoch) }, budgets, false);
   expect(full.report.perEvent.map((e) => e.epoch)).toContain(epoch);
   const at = (m: Map<string, string>) => [...m].filter(([k]) => k.startsWith(`${epoch} `));
   expect(at(full.contexts)).toHaveLength(budgets.length * METHODS.length);
@@ -89,6 +96,44 @@ describe('replayTrajectories on the fixture', () => {
     expect(report.settings).toMatchObject({ maxNodes: null, hops: null });
   });
 
+  it('prices a request after every step but the last, for every method at every budget', async () => {
+    const { report } = await replayWithContexts({ name: 'fixture', trajectory: fixture }, [150, 4000]);
+    const { transactions } = fromMiniSweAgent(fixture);
+    const steps = transactions.length;
+    const ledger = await pool.fresh();
+    const t = transcriptOf(transactions, (s) => ledger.countTokens(s));
+    const last = transcriptRequest(t, untrimmed(t, transactions[steps - 2]!.epoch, 0));
+    const lastUntrimmed = requestBlocks(last).reduce((n, b) => n + ledger.countTokens(b.text), 0);
+    const { cost } = report;
+    expect(cost.trajectories).toBe(1);
+    expect(cost.requests).toBe(steps - 1);
+    expect(cost.pricing).toEqual(DEFAULT_PRICING);
+    for (const b of cost.budgets) {
+      expect(Object.keys(b.methods)).toEqual([...METHODS, 'untrimmed']);
+      for (const m of Object.values(b.methods)) {
+        expect(m.requests).toBe(steps - 1);
+        expect(m.cached + m.written).toBe(m.sent);
+        expect(m.cost).toBeCloseTo(costOf(m, DEFAULT_PRICING), 12);
+      }
+      expect(b.methods.recency.vsRecency).toBe(1);
+      expect(b.methods.untrimmed.vsUntrimmed).toBe(1);
+      // The untrimmed transcript only appends: each request reads the whole previous one from the
+      // cache, so what it writes over the run adds up to its last request.
+      expect(b.methods.untrimmed.written).toBe(lastUntrimmed);
+      expect(b.methods.untrimmed.recall).toBe(report.ceiling);
+    }
+    // A 150-token budget sends less than the untrimmed transcript on this run.
+    expect(cost.budgets[0]!.methods.recency.sent).toBeLessThan(cost.budgets[0]!.methods.untrimmed.sent);
+  });
+
+  it('the cost section leaves the contexts at the edits as they are', async () => {
+    const on = await replayWithContexts({ name: 'fixture', trajectory: fixture }, [150, 4000]);
+    const off = await replayWithContexts({ name: 'fixture', trajectory: fixture }, [150, 4000], false);
+    expect([...on.contexts]).toEqual([...off.contexts]);
+    expect(off.report.perEvent).toEqual(on.report.perEvent);
+    expect(off.report.cost.trajectories).toBe(0);
+  });
+
   it('is deterministic', async () => {
     const a = await replayTrajectories([{ name: 'f', trajectory: fixture }], { budgets: [300], pool });
     const b = await replayTrajectories([{ name: 'f', trajectory: fixture }], { budgets: [300], pool });
@@ -109,7 +154,7 @@ describe('replayTrajectories on the fixture', () => {
 describe.skipIf(!existsSync(realFile))('replayTrajectories on a real trajectory', () => {
   it('the context at the first edit is the same with and without the later edits', async () => {
     const trajectory = JSON.parse(readFileSync(realFile, 'utf8'));
-    const full = await replayWithContexts({ name: 't', trajectory }, [1000]);
+    const full = await replayWithContexts({ name: 't', trajectory }, [1000], false);
     const [first, ...later] = full.report.perEvent.map((e) => e.epoch);
     expect(later.length).toBeGreaterThan(0);
     const { cut } = await expectNoFuture(trajectory, first!, [1000, 4000]);

@@ -138,8 +138,8 @@ export async function readsOf(
   everyEpoch: boolean,
 ): Promise<string> {
   const out: unknown[] = [];
-  if (everyEpoch) for (let epoch = 0; epoch <= ledger.lastEpoch + 1; epoch++) out.push(await ledger.asOf(epoch));
-  else out.push(await ledger.asOf(ledger.lastEpoch));
+  if (everyEpoch) for (let epoch = 0; epoch <= ledger.lastEpoch + 1; epoch++) out.push(await ledger.asOf({ epoch }));
+  else out.push(await ledger.asOf({ epoch: ledger.lastEpoch }));
   out.push(await settle(ledger.materialize({ budget: { tokens: probe.tokens }, authority: probe.scopes })));
   out.push(await settle(ledger.retrieve({ text: probe.text, authority: probe.scopes })));
   if (everyEpoch) {

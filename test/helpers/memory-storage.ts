@@ -14,6 +14,15 @@ export class MemoryStorage implements StorageAdapter {
     this.log.push(record.slice());
   }
 
+  /** A new storage object over the same contents: a storage belongs to one ledger, so a test
+   * that "reopens" what a ledger wrote does it the way a restarted process would. */
+  reopen(): MemoryStorage {
+    const copy = new MemoryStorage();
+    copy.snapshot = this.snapshot;
+    copy.log = [...this.log];
+    return copy;
+  }
+
   async compact(snapshot: Uint8Array): Promise<void> {
     this.snapshot = snapshot.slice();
     this.log = [];

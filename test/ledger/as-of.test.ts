@@ -34,11 +34,11 @@ afterAll(() => pool.close());
 
 describe('as-of views', () => {
   it('is empty before the first epoch', async () => {
-    expect(await ledger.asOf(1)).toEqual({ nodes: [], edges: [] });
+    expect(await ledger.asOf({ epoch: 1 })).toEqual({ nodes: [], edges: [] });
   });
 
   it('returns records in the commit shape plus validity, in recording order', async () => {
-    const v = await ledger.asOf(2);
+    const v = await ledger.asOf({ epoch: 2 });
     expect(v.nodes.map((n) => n.id)).toEqual(['task', 'act:1', 'call:1', 'res:1']);
     expect(v.nodes[0]).toEqual({
       id: 'task',
@@ -60,24 +60,41 @@ describe('as-of views', () => {
   });
 
   it('a revision superseded within its own epoch never shows, the later one does', async () => {
-    const ids = (await ledger.asOf(4)).nodes.map((n) => n.id);
+    const ids = (await ledger.asOf({ epoch: 4 })).nodes.map((n) => n.id);
     expect(ids).toContain('rev:2');
     expect(ids).not.toContain('rev:1');
   });
 
   it('shows the version of a node valid at each epoch', async () => {
-    expect((await ledger.asOf(5)).nodes.find((n) => n.id === 'act:1')?.status).toBe('open');
-    expect((await ledger.asOf(6)).nodes.find((n) => n.id === 'act:1')?.status).toBe('resolved');
-    expect((await ledger.asOf(100)).nodes.find((n) => n.id === 'act:1')?.status).toBe('resolved');
+    expect((await ledger.asOf({ epoch: 5 })).nodes.find((n) => n.id === 'act:1')?.status).toBe('open');
+    expect((await ledger.asOf({ epoch: 6 })).nodes.find((n) => n.id === 'act:1')?.status).toBe('resolved');
+    expect((await ledger.asOf({ epoch: 100 })).nodes.find((n) => n.id === 'act:1')?.status).toBe('resolved');
   });
 
   it('is stable: the same epoch gives byte-identical output', async () => {
-    expect(JSON.stringify(await ledger.asOf(6))).toBe(JSON.stringify(await ledger.asOf(6)));
+    expect(JSON.stringify(await ledger.asOf({ epoch: 6 }))).toBe(JSON.stringify(await ledger.asOf({ epoch: 6 })));
   });
 
   it('rejects a bad epoch with INVALID_REQUEST', async () => {
-    expect(await codeOf(() => ledger.asOf(-1))).toBe('INVALID_REQUEST');
-    expect(await codeOf(() => ledger.asOf(1.5))).toBe('INVALID_REQUEST');
+    expect(await codeOf(() => ledger.asOf({ epoch: -1 }))).toBe('INVALID_REQUEST');
+    expect(await codeOf(() => ledger.asOf({ epoch: 1.5 }))).toBe('INVALID_REQUEST');
+    // The 0.1 signature, a bare epoch, is not a request object.
+    expect(await codeOf(() => ledger.asOf(6 as never))).toBe('INVALID_REQUEST');
+    expect(await codeOf(() => ledger.asOf({ authority: 'user' as never }))).toBe('INVALID_REQUEST');
+  });
+
+  it('reads the last epoch by default, and within authority scopes: their nodes and the edges between them', async () => {
+    expect(JSON.stringify(await ledger.asOf())).toBe(JSON.stringify(await ledger.asOf({ epoch: ledger.lastEpoch })));
+    const all = await ledger.asOf({ epoch: 6 });
+    const scopes = [...new Set(all.nodes.map((n) => n.authority))].sort();
+    expect(scopes.length).toBeGreaterThan(1);
+    const kept = scopes.slice(0, 1);
+    const within = await ledger.asOf({ epoch: 6, authority: kept });
+    expect(within.nodes.map((n) => n.id)).toEqual(all.nodes.filter((n) => kept.includes(n.authority)).map((n) => n.id));
+    const ids = new Set(within.nodes.map((n) => n.id));
+    expect(within.edges).toEqual(all.edges.filter((e) => ids.has(e.from) && ids.has(e.to)));
+    expect((await ledger.asOf({ epoch: 6, authority: [] })).nodes).toEqual([]);
+    expect(JSON.stringify(await ledger.asOf({ epoch: 6, authority: scopes }))).toBe(JSON.stringify(all));
   });
 
   it('stores each body once, content-addressed', async () => {
@@ -90,7 +107,7 @@ describe('as-of views', () => {
       ],
     });
     expect(r.counts.bodies).toBe(1);
-    const v = await ledger.asOf(7);
+    const v = await ledger.asOf({ epoch: 7 });
     const hashes = v.nodes.filter((n) => n.id.startsWith('m:')).map((n) => n.bodyHash);
     expect(hashes[0]).toBe(hashes[1]);
     expect(hashes[2]).toBe(v.nodes.find((n) => n.id === 'res:1')?.bodyHash);

@@ -30,7 +30,8 @@ const fromEngine = async (epoch: number) =>
 
 async function expectSameAsEngine(): Promise<void> {
   const epoch = ledger.lastEpoch;
-  for (const at of [epoch, epoch + 3]) expect(JSON.stringify(await ledger.asOf(at))).toBe(await fromEngine(at));
+  for (const at of [epoch, epoch + 3])
+    expect(JSON.stringify(await ledger.asOf({ epoch: at }))).toBe(await fromEngine(at));
 }
 
 async function commitAndCompare(tx: Transaction): Promise<void> {
@@ -58,14 +59,14 @@ describe('the current graph view kept across commits', () => {
     await expectSameAsEngine();
     await ledger.commit({ epoch: 2, nodes: [{ id: 'claim:1', kind: 'claim', status: 'open', body: 'byte 4' }] });
     const before = queries;
-    const view = await ledger.asOf(2);
+    const view = await ledger.asOf({ epoch: 2 });
     expect(queries).toBe(before);
     expect(view.nodes.map((n) => n.id)).toEqual(['task', 'act:1', 'call:1', 'res:1', 'msg:1', 'claim:1']);
     await expectSameAsEngine();
   });
 
   it('gives fresh records each time: changing one changes no later answer', async () => {
-    const first = await ledger.asOf(ledger.lastEpoch);
+    const first = await ledger.asOf({ epoch: ledger.lastEpoch });
     (first.nodes[0]!.meta as Record<string, unknown>).priority = 99;
     first.nodes.pop();
     first.edges.length = 0;
@@ -130,12 +131,12 @@ describe('the current graph view kept across commits', () => {
 
   it('follows an archive', async () => {
     await ledger.commit({ epoch: 9, nodes: [{ id: 'res:x', kind: 'tool_result', body: 'looked only' }] });
-    await ledger.asOf(9);
+    await ledger.asOf({ epoch: 9 });
     const { tx } = await ledger.commit({ epoch: 9, nodes: [{ id: 'res:y', kind: 'tool_result', body: 'looked too' }] });
-    await ledger.asOf(9);
-    await ledger.archive(tx, { epoch: 10 });
+    await ledger.asOf({ epoch: 9 });
+    await ledger.archive({ tx, epoch: 10 });
     await expectSameAsEngine();
-    expect((await ledger.asOf(10)).nodes.map((n) => n.id)).not.toContain('res:y');
+    expect((await ledger.asOf({ epoch: 10 })).nodes.map((n) => n.id)).not.toContain('res:y');
   });
 
   it('answers the same past its size bound, and again once a read refills it', async () => {
@@ -190,8 +191,8 @@ describe('the current graph view under random steps', () => {
             () => false,
           );
           if (accepted) ids.push(id);
-          if (op === 3 && own.lastTx > 1) await own.archive(1 + (d % own.lastTx)).catch(() => undefined);
-          expect(JSON.stringify(await own.asOf(own.lastEpoch))).toBe(await sql());
+          if (op === 3 && own.lastTx > 1) await own.archive({ tx: 1 + (d % own.lastTx) }).catch(() => undefined);
+          expect(JSON.stringify(await own.asOf({ epoch: own.lastEpoch }))).toBe(await sql());
         }
       }),
       { numRuns: 15, seed: 1211 },

@@ -57,9 +57,9 @@ describe('as-of statements', () => {
         rowsOf(await engine.query(edgesAsOfSql(epoch))),
       );
     }
-    const claim = (await ledger.asOf(1)).nodes.find((n) => n.id === 'c');
+    const claim = (await ledger.asOf({ epoch: 1 })).nodes.find((n) => n.id === 'c');
     expect(claim?.status).toBe('open');
-    expect((await ledger.asOf(2)).nodes.find((n) => n.id === 'c')?.status).toBe('resolved');
+    expect((await ledger.asOf({ epoch: 2 })).nodes.find((n) => n.id === 'c')?.status).toBe('resolved');
   });
 
   it('at or after the last epoch take one text without an epoch, answering as the literal statements do', async () => {
@@ -89,7 +89,7 @@ describe('as-of statements', () => {
       }
     }
     // The current view reads the resolved claim; the view at epoch 1 does not.
-    expect((await ledger.asOf(ledger.lastEpoch)).nodes.find((n) => n.id === 'c')?.status).toBe('resolved');
-    expect((await ledger.asOf(1)).nodes.find((n) => n.id === 'c')?.status).toBe('open');
+    expect((await ledger.asOf({ epoch: ledger.lastEpoch })).nodes.find((n) => n.id === 'c')?.status).toBe('resolved');
+    expect((await ledger.asOf({ epoch: 1 })).nodes.find((n) => n.id === 'c')?.status).toBe('open');
   });
 });

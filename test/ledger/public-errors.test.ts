@@ -30,12 +30,12 @@ describe('the public API rejects only with coded LedgerErrors', () => {
     await ledger.commit(TX);
     state.armed = true;
     const calls = [
-      () => ledger.asOf(1),
+      () => ledger.asOf({ epoch: 1 }),
       () => ledger.materialize({ budget: { tokens: 100 } }),
       () => ledger.retrieve({ text: 'fix' }),
       () => ledger.snapshot(),
       () => ledger.rerunCandidates(),
-      () => ledger.archive(1),
+      () => ledger.archive({ tx: 1 }),
     ];
     for (const call of calls) {
       const e = await call().catch((x: unknown) => x);
@@ -44,7 +44,7 @@ describe('the public API rejects only with coded LedgerErrors', () => {
       if ((e as LedgerError).code === 'INTERNAL') expect((e as LedgerError).cause).toBeInstanceOf(TypeError);
     }
     state.armed = false;
-    expect((await ledger.asOf(1)).nodes.map((n) => n.id)).toEqual(['task:1']);
+    expect((await ledger.asOf({ epoch: 1 })).nodes.map((n) => n.id)).toEqual(['task:1']);
   });
 
   it('openLedger: bad options and a failing storage are coded', async () => {
@@ -74,10 +74,10 @@ describe('the public API rejects only with coded LedgerErrors', () => {
     tx.epoch = -1;
     const receipt = await pending;
     expect(receipt.counts.nodes).toBe(1);
-    const view = await ledger.asOf(1);
+    const view = await ledger.asOf({ epoch: 1 });
     expect(view.nodes.map((n) => [n.id, n.body, n.meta])).toEqual([['task:1', 'original', { k: 'v' }]]);
-    const reopened = await pool.open(1, { storage });
-    expect(JSON.stringify(await reopened.asOf(1))).toBe(JSON.stringify(view));
+    const reopened = await pool.open(1, { storage: storage.reopen() });
+    expect(JSON.stringify(await reopened.asOf({ epoch: 1 }))).toBe(JSON.stringify(view));
   });
 
   it('a transaction whose getter throws is INVALID_TRANSACTION, not a thrown TypeError', async () => {
@@ -94,7 +94,7 @@ describe('the public API rejects only with coded LedgerErrors', () => {
   it('calls racing close(): those made before it complete, those after it are LEDGER_CLOSED', async () => {
     const ledger = await pool.ledger(0);
     const before = ledger.commit(TX);
-    const read = ledger.asOf(1);
+    const read = ledger.asOf({ epoch: 1 });
     const closing = ledger.close();
     const after = ledger.commit({ epoch: 2, nodes: [{ id: 'x', kind: 'claim' }] }).catch((e: LedgerError) => e.code);
     const again = ledger.close();
@@ -103,6 +103,6 @@ describe('the public API rejects only with coded LedgerErrors', () => {
     expect(await after).toBe('LEDGER_CLOSED');
     await closing;
     await again;
-    expect(await ledger.asOf(1).catch((e: LedgerError) => e.code)).toBe('LEDGER_CLOSED');
+    expect(await ledger.asOf({ epoch: 1 }).catch((e: LedgerError) => e.code)).toBe('LEDGER_CLOSED');
   });
 });

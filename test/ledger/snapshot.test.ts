@@ -33,7 +33,7 @@ describe('snapshots', () => {
         const bytes = await original.snapshot();
         const restored = await pool.ledger(1, bytes);
         for (let epoch = 0; epoch <= original.lastEpoch + 1; epoch++) {
-          expect(JSON.stringify(await restored.asOf(epoch))).toBe(JSON.stringify(await original.asOf(epoch)));
+          expect(JSON.stringify(await restored.asOf({ epoch }))).toBe(JSON.stringify(await original.asOf({ epoch })));
         }
         expect(bytesEqual(await restored.snapshot(), bytes)).toBe(true);
         expect(restored.lastTx).toBe(original.lastTx);
@@ -83,7 +83,7 @@ describe('snapshots', () => {
     it('through openLedger too, and the good bytes still restore', async () => {
       expect(await codeOf(() => openLedger({ snapshot: good.slice(0, 100) }))).toBe('SNAPSHOT_CORRUPT');
       const ok = await pool.ledger(3, good);
-      expect((await ok.asOf(1)).nodes.map((n) => n.id)).toEqual(['t', 'c']);
+      expect((await ok.asOf({ epoch: 1 })).nodes.map((n) => n.id)).toEqual(['t', 'c']);
     });
   });
 

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => pool.close());
 
-const ids = async (epoch: number) => (await ledger.asOf(epoch)).nodes.map((n) => n.id).sort();
+const ids = async (epoch: number) => (await ledger.asOf({ epoch })).nodes.map((n) => n.id).sort();
 
 describe('supersession at commit', () => {
   it('a new revision of a path closes the older revision and the evidence cut from it', async () => {
@@ -29,10 +29,10 @@ describe('supersession at commit', () => {
     expect(r.superseded).toEqual(['rev:a1', 'ev:a1:1-10', 'ev:a1:50-60']);
     expect(await ids(1)).toEqual(['ev:a1:1-10', 'ev:a1:50-60', 'ev:other', 'rev:a1']);
     expect(await ids(2)).toEqual(['ev:other', 'rev:a2']);
-    const edges = (await ledger.asOf(1)).edges;
+    const edges = (await ledger.asOf({ epoch: 1 })).edges;
     expect(edges).toEqual([]);
     // The supersedes edge is recorded, valid from epoch 2 (the old revision is no longer visible then).
-    const all = await ledger.asOf(2);
+    const all = await ledger.asOf({ epoch: 2 });
     expect(all.nodes.find((n) => n.id === 'rev:a2')?.validTo).toBeUndefined();
   });
 
@@ -82,7 +82,7 @@ describe('supersession at commit', () => {
       ],
     });
     expect(r.superseded).toEqual(['ver:1']);
-    const now = await ledger.asOf(6);
+    const now = await ledger.asOf({ epoch: 6 });
     expect(now.nodes.filter((n) => n.kind === 'verifier_outcome').map((n) => n.id)).toEqual(['ver:lint', 'ver:2']);
     // The supersedes edge is history: recorded, though never visible in an as-of view (its target
     // is closed at the same epoch).
@@ -123,16 +123,16 @@ describe('supersession at commit', () => {
       transitions: [{ id: 'claim:crc-all', status: 'resolved' }],
       edges: [{ from: 'claim:crc-fixed', to: 'claim:crc-all', kind: 'depends_on' }],
     });
-    const before = (await ledger.asOf(8)).nodes.find((n) => n.id === 'claim:crc-all');
-    const after = (await ledger.asOf(9)).nodes.find((n) => n.id === 'claim:crc-all');
+    const before = (await ledger.asOf({ epoch: 8 })).nodes.find((n) => n.id === 'claim:crc-all');
+    const after = (await ledger.asOf({ epoch: 9 })).nodes.find((n) => n.id === 'claim:crc-all');
     expect(before).toMatchObject({ status: 'open', validFrom: 7, validTo: 9 });
     expect(after).toMatchObject({ status: 'resolved', validFrom: 9, body: 'CRC covers all 8 bytes' });
     expect(after?.validTo).toBeUndefined();
     // Edges join on the node, not the version: an edge written with the new version joins it later too.
     for (const epoch of [9, 10]) {
-      expect((await ledger.asOf(epoch)).edges.some((e) => e.to === 'claim:crc-all' && e.kind === 'depends_on')).toBe(
-        true,
-      );
+      expect(
+        (await ledger.asOf({ epoch })).edges.some((e) => e.to === 'claim:crc-all' && e.kind === 'depends_on'),
+      ).toBe(true);
     }
   });
 

@@ -133,7 +133,7 @@ describe('strings that round-trip are kept exactly', () => {
       .slice(1)
       .map((n) => ({ from: 'task:t', to: n.id, kind: n.kind === 'claim' ? 'requires' : 'cites' }));
     await live.commit({ epoch: 1, nodes, edges: edges.filter((e) => e.kind === 'requires') } as Transaction);
-    const view = await live.asOf(1);
+    const view = await live.asOf({ epoch: 1 });
     for (const n of nodes) {
       const got = view.nodes.find((r) => r.id === n.id);
       expect(got, `node ${JSON.stringify(n.id)} lost`).toBeDefined();
@@ -143,7 +143,7 @@ describe('strings that round-trip are kept exactly', () => {
     }
     const reads = async (l: Ledger) =>
       JSON.stringify([
-        await l.asOf(1),
+        await l.asOf({ epoch: 1 }),
         await l.materialize({ budget: { tokens: 5000 } }),
         await l.retrieve({ text: 'combining NUL RTL astral', authority: [...names, 'agent', 'user'] }),
       ]);
@@ -152,7 +152,7 @@ describe('strings that round-trip are kept exactly', () => {
     const restored = await pool.ledger(2, snapshot);
     expect(await reads(restored)).toBe(expected);
     expect(bytesEqual(await restored.snapshot(), snapshot)).toBe(true);
-    const replayed = await pool.open(2, { storage });
+    const replayed = await pool.open(2, { storage: storage.reopen() });
     expect(await reads(replayed)).toBe(expected);
     expect(bytesEqual(await replayed.snapshot(), snapshot)).toBe(true);
   });

@@ -186,7 +186,7 @@ describe('transaction validation', () => {
       edges: [{ from: 'fine:1', to: 'ghost', kind: 'depends_on' }],
     };
     expect((await rejects(tx)).code).toBe('DANGLING_EDGE');
-    const view = await ledger.asOf(10);
+    const view = await ledger.asOf({ epoch: 10 });
     expect(view.nodes.map((n) => n.id)).not.toContain('fine:1');
   });
 
@@ -199,7 +199,7 @@ describe('transaction validation', () => {
       ],
       edges: [{ from: 'claim:crc', to: evil, kind: 'supported_by' }],
     });
-    const view = await ledger.asOf(5);
+    const view = await ledger.asOf({ epoch: 5 });
     const stored = view.nodes.find((n) => n.id === evil);
     expect(stored?.path).toBe(`src/it's "odd".ts`);
     expect(stored?.body).toBe(`'; DELETE FROM edges; --`);

@@ -61,7 +61,7 @@ describe('retrieval properties over random sessions', () => {
         const b = await scoped.retrieve(query);
         // Same ids, scores, channels, explanations and abstention as a ledger that never held them.
         expect(JSON.stringify(a)).toBe(JSON.stringify(b));
-        const view = new Map((await full.asOf(full.lastEpoch)).nodes.map((n) => [n.id, n.authority]));
+        const view = new Map((await full.asOf({ epoch: full.lastEpoch })).nodes.map((n) => [n.id, n.authority]));
         for (const e of [...a.evidence, ...a.partial]) expect(SCOPES).toContain(view.get(e.id));
         for (const e of a.explanation) expect(SCOPES).toContain(view.get(e.id));
         const kept = [...a.evidence, ...a.partial];

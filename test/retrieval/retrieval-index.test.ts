@@ -219,7 +219,7 @@ describe('retrieval index', () => {
     const core = ledgerCore(l);
     const index = new RetrievalIndex();
     await index.catchUp(core.config.engine, core.index);
-    const view = await l.asOf(l.lastEpoch);
+    const view = await l.asOf({ epoch: l.lastEpoch });
     const some = view.nodes.find((n) => n.path !== undefined && n.bodyHash !== undefined)!;
     for (const authority of [undefined, ['agent'], ['repo', 'user']]) {
       const q = resolveRetrievalQuery(

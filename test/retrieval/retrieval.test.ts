@@ -101,7 +101,7 @@ describe('temporal hybrid retrieval', () => {
     expect(r.evidence.slice(1).every((e) => e.score < r.evidence[0]!.score)).toBe(true);
     const cited = r.explanation.find((e) => e.id === 'ev:cited')!;
     expect(cited.contributions.exact).toBeGreaterThan(0);
-    expect(cited.reasons.some((x) => x.startsWith('exact: src/can/parser.ts:10-40'))).toBe(true);
+    expect(cited.signals.some((x) => x.startsWith('exact: src/can/parser.ts:10-40'))).toBe(true);
   });
 
   it('a two-hop task → claim → evidence query returns all required support', async () => {

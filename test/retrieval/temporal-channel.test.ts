@@ -124,8 +124,8 @@ describe('event dates in retrieval (meta.when, written by fromConversation)', ()
     const entry = (id: string) => r.explanation.find((e) => e.id === id)!;
     expect(entry('1:3').ranks.temporal).toBe(1);
     expect(entry('1:1').ranks.temporal).toBe(2);
-    expect(entry('1:3').reasons.join(' ')).toMatch(/tells of an event dated/);
-    expect(entry('1:1').reasons.join(' ')).not.toMatch(/tells of an event/);
+    expect(entry('1:3').signals.join(' ')).toMatch(/tells of an event dated/);
+    expect(entry('1:1').signals.join(' ')).not.toMatch(/tells of an event/);
   });
 
   it('a "when" question prefers the turn that dates what it tells; the same words without "when" do not', async () => {

@@ -43,7 +43,7 @@ describe('a COMMIT failing after the log append', () => {
       'commit',
     ]);
     const live = await ledger.snapshot();
-    const reopened = await pool.open(1, { storage });
+    const reopened = await pool.open(1, { storage: storage.reopen() });
     expect(bytesEqual(await reopened.snapshot(), live)).toBe(true);
     expect(reopened.lastTx).toBe(3);
   });
@@ -57,6 +57,6 @@ describe('a COMMIT failing after the log append', () => {
     storage.append = (record) => (++appends === 2 ? Promise.reject(new Error('EIO')) : append(record));
     expect(await ledger.commit(transactionFor(2)).catch((e: LedgerError) => e.code)).toBe('ENGINE_FAILED');
     expect(await ledger.commit(transactionFor(3)).catch((e: LedgerError) => e.code)).toBe('STORAGE_FAILED');
-    expect(await ledger.asOf(1).catch((e: LedgerError) => e.code)).toBe('STORAGE_FAILED');
+    expect(await ledger.asOf({ epoch: 1 }).catch((e: LedgerError) => e.code)).toBe('STORAGE_FAILED');
   });
 });

@@ -1,17 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../src/errors.js';
-import type { StorageAdapter } from '../../src/ledger/storage.js';
+import type { CompactableStorage, StorageAdapter } from '../../src/ledger/storage.js';
 import type { Transaction } from '../../src/schema/types.js';
-import { type CompactableStorage, compactLedger } from '../../src/storage/compact-ledger.js';
 import { durableObjectStorage } from '../../src/storage/durable-object.js';
 import { nodeDirectoryStorage } from '../../src/storage/node-directory.js';
 import { bytesEqual, LedgerPool } from '../helpers/ledgers.js';
 import { MemoryKv } from './fixtures/memory-kv.js';
 import { transactionFor } from './fixtures/transactions.js';
-import { removeTempDirs, tempDir } from './helpers.js';
+import { leaveDeadLock, removeTempDirs, tempDir } from './helpers.js';
 
 /**
  * A fault at every write boundary (each append and each compaction) of a workload, for each
@@ -76,8 +72,6 @@ interface Backend {
   }>;
 }
 
-const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid!;
-
 const BACKENDS: Backend[] = [
   {
     name: 'Node directory',
@@ -85,10 +79,10 @@ const BACKENDS: Backend[] = [
       const dir = await tempDir();
       return {
         open: () => nodeDirectoryStorage(dir, { compactEvery: 3 }),
-        // What a dead process leaves: its lock file naming it, its descriptors closed by the OS.
+        // What a dead process leaves: its lock naming it, its descriptors closed by the OS.
         async crashed(s) {
-          await writeFile(join(dir, 'lock'), `${deadPid()}\n`);
           await (s as { close(): Promise<void> }).close();
+          await leaveDeadLock(dir);
         },
       };
     },
@@ -121,7 +115,7 @@ async function scenario(backend: Backend, at: number, kind: Kind): Promise<{ wro
       if (faulty.dead && r.code === 'STORAGE_FAILED') inFlight = tx;
     } else acked.push(tx);
     if (!faulty.dead) {
-      const c = await compactLedger(ledger, faulty).catch((e: LedgerError) => e);
+      const c = await ledger.compact().catch((e: LedgerError) => e);
       if (typeof c !== 'boolean') expect(c.code).toBe('STORAGE_FAILED');
     }
   }

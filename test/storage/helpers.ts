@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ledger } from '../../src/ledger/ledger.js';
@@ -46,6 +47,23 @@ export async function referenceSnapshot(pool: LedgerPool, n: number, slot = 0): 
 /** Every as-of view from before the first epoch to after the last, serialised for comparison. */
 export async function viewsOf(ledger: Ledger): Promise<string[]> {
   const views: string[] = [];
-  for (let epoch = 0; epoch <= ledger.lastEpoch + 1; epoch++) views.push(JSON.stringify(await ledger.asOf(epoch)));
+  for (let epoch = 0; epoch <= ledger.lastEpoch + 1; epoch++) views.push(JSON.stringify(await ledger.asOf({ epoch })));
   return views;
+}
+
+/**
+ * Leaves in `dir` the lock a process that died holding it leaves: its `lock/owner` record, here
+ * of the short-lived process `pid` (default: one that has just exited), so on this host and pid
+ * namespace it is known dead; `start` overrides the recorded start time (a reused pid's is later).
+ */
+export async function leaveDeadLock(dir: string, pid?: number, start?: string): Promise<void> {
+  const owner = pid ?? spawnSync(process.execPath, ['-e', '']).pid!;
+  const proc = async (path: string): Promise<string> => (await readFile(path, 'utf8')).trim();
+  const boot = await proc('/proc/sys/kernel/random/boot_id');
+  const pidns = await readlink('/proc/self/ns/pid');
+  await mkdir(join(dir, 'lock'), { recursive: true });
+  await writeFile(
+    join(dir, 'lock', 'owner'),
+    JSON.stringify({ token: 'dead0000', pid: owner, boot, pidns, start: start ?? '1' }),
+  );
 }

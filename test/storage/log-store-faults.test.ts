@@ -1,6 +1,3 @@
-import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LedgerError } from '../../src/errors.js';
@@ -8,7 +5,6 @@ import type { Ledger } from '../../src/ledger/ledger.js';
 import type { Transaction } from '../../src/schema/types.js';
 import { indexedDbMedium, openIndexedDb } from '../../src/storage/browser-indexeddb.js';
 import { opfsFiles } from '../../src/storage/browser-opfs.js';
-import { compactLedger } from '../../src/storage/compact-ledger.js';
 import { durableObjectStorage } from '../../src/storage/durable-object.js';
 import { framedLog, type InPlaceFile, type LogFiles } from '../../src/storage/framed-log.js';
 import { acquireLock } from '../../src/storage/lock-file.js';
@@ -18,7 +14,7 @@ import { bytesEqual, LedgerPool } from '../helpers/ledgers.js';
 import { MemoryKv } from './fixtures/memory-kv.js';
 import { MemoryOpfsDirectory } from './fixtures/memory-opfs.js';
 import { transactionFor } from './fixtures/transactions.js';
-import { removeTempDirs, tempDir } from './helpers.js';
+import { leaveDeadLock, removeTempDirs, tempDir } from './helpers.js';
 
 /**
  * Faults at every write boundary of the access interface under each storage adapter — the
@@ -162,7 +158,6 @@ interface Backend {
   create(): Promise<Medium>;
 }
 
-const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid!;
 const ALL: Kind[] = ['fail', 'die-before', 'die-after', 'torn'];
 /** Atomic media have no torn writes. */
 const ATOMIC: Kind[] = ['fail', 'die-before', 'die-after'];
@@ -197,11 +192,11 @@ const BACKENDS: Backend[] = [
       const dir = await tempDir();
       return {
         open: async (fault) =>
-          new LogStore(framedLog(faultyFiles(directoryFiles(dir, await acquireLock(join(dir, 'lock'))), fault)), 3),
-        // What a dead process leaves: its lock file naming it, its descriptors closed by the OS.
+          new LogStore(framedLog(faultyFiles(directoryFiles(dir, await acquireLock(dir, 10_000)), fault)), 3),
+        // What a dead process leaves: its lock naming it, its descriptors closed by the OS.
         async crashed(store) {
-          await writeFile(join(dir, 'lock'), `${deadPid()}\n`);
           await store.close();
+          await leaveDeadLock(dir);
         },
       };
     },
@@ -273,7 +268,7 @@ async function scenario(backend: Backend, at: number, kind: Kind): Promise<{ wro
         if (fault.dead && r.code === 'STORAGE_FAILED') inFlight = tx;
       } else acked.push(tx);
       if (!fault.dead) {
-        const c = await compactLedger(ledger, process).catch((e: LedgerError) => e);
+        const c = await ledger.compact().catch((e: LedgerError) => e);
         if (typeof c !== 'boolean') expect(c.code).toBe('STORAGE_FAILED');
       }
     }

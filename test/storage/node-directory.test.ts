@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { appendFile, copyFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { compactLedger } from '../../src/storage/compact-ledger.js';
 import { encodeFrame, encodeLogHeader } from '../../src/storage/file-format.js';
 import { nodeDirectoryStorage } from '../../src/storage/node-directory.js';
 import { bytesEqual, codeOf, LedgerPool, openLedger } from '../helpers/ledgers.js';
 import { transactionFor } from './fixtures/transactions.js';
-import { openDurable, referenceSnapshot, removeTempDirs, tempDir, viewsOf } from './helpers.js';
+import { leaveDeadLock, openDurable, referenceSnapshot, removeTempDirs, tempDir, viewsOf } from './helpers.js';
 
 const pool = new LedgerPool();
 afterAll(() => pool.close());
@@ -37,7 +35,7 @@ describe('node directory storage', () => {
     const compacted: boolean[] = [];
     for (let i = 1; i <= 10; i++) {
       await ledger.commit(transactionFor(i));
-      compacted.push(await compactLedger(ledger, storage));
+      compacted.push(await ledger.compact());
     }
     expect(compacted.map((c, i) => (c ? i + 1 : 0)).filter(Boolean)).toEqual([4, 8]);
     expect(storage.logRecords).toBe(2);
@@ -51,10 +49,10 @@ describe('node directory storage', () => {
 
   it('a crash after the snapshot rename but before the log reset applies no record twice', async () => {
     const dir = await tempDir();
-    const { ledger, storage } = await openDurable(dir);
+    const { ledger } = await openDurable(dir);
     for (let i = 1; i <= 6; i++) await ledger.commit(transactionFor(i));
     await copyFile(join(dir, 'log.bin'), join(dir, 'old-log.bin'));
-    expect(await compactLedger(ledger, storage)).toBe(true);
+    expect(await ledger.compact()).toBe(true);
     await ledger.close();
     // Put the already-folded log back, as if the crash hit between the two renames, and leave a
     // half-written snapshot draft from a later attempt.
@@ -111,9 +109,9 @@ describe('node directory storage', () => {
 
   it('a damaged snapshot file or a log newer than the snapshot is SNAPSHOT_CORRUPT', async () => {
     const dir = await tempDir();
-    const { ledger, storage } = await openDurable(dir);
+    const { ledger } = await openDurable(dir);
     await ledger.commit(transactionFor(1));
-    await compactLedger(ledger, storage);
+    await ledger.compact();
     await ledger.close();
     const snapshot = join(dir, 'snapshot.bin');
     const good = await readFile(snapshot);
@@ -139,12 +137,22 @@ describe('node directory storage', () => {
     const second = await nodeDirectoryStorage(dir);
     await second.close();
 
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    await writeFile(join(dir, 'lock'), `${dead}\n`);
+    await leaveDeadLock(dir);
     const third = await nodeDirectoryStorage(dir);
-    expect(await readFile(join(dir, 'lock'), 'utf8')).toBe(`${process.pid}\n`);
+    expect(JSON.parse(await readFile(join(dir, 'lock', 'owner'), 'utf8'))).toMatchObject({ pid: process.pid });
     await third.close();
     await expect(stat(join(dir, 'lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('nodeDirectoryStorage on a regular file, under a file, with NUL or a non-string path: INVALID_OPTION naming dir', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'plain');
+    await writeFile(file, 'x');
+    for (const bad of [file, join(file, 'sub'), `${dir}/a\0b`, 42, undefined, '']) {
+      const error = await nodeDirectoryStorage(bad as string).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'INVALID_OPTION', details: { field: 'dir' } });
+    }
+    expect(await codeOf(() => nodeDirectoryStorage(dir, { staleLockMs: 5 }))).toBe('INVALID_OPTION');
   });
 
   it('rejects a compactEvery that is not a positive integer', async () => {

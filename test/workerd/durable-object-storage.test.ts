@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RMDX_SESSION } from '../../demo/traces/rmdx-can-session.js';
 import { openLedger } from '../../src/entries/node.js';
-import { compactLedger } from '../../src/storage/compact-ledger.js';
 import {
   CHUNK_BYTES,
   type DurableObjectKvStorage,
@@ -160,7 +159,7 @@ describe('durableObjectStorage', () => {
     ledgers.push(ledger);
     for (const tx of RMDX_SESSION.slice(0, 7)) {
       await ledger.commit(tx);
-      await compactLedger(ledger, storage);
+      await ledger.compact();
     }
     // Seven commits, compacted after the third and the sixth: a snapshot and one log record.
     expect(storage.logRecords).toBe(1);

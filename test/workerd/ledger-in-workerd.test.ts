@@ -78,11 +78,12 @@ describe('the built Workers bundle in workerd', () => {
   );
 
   it.each([
-    { name: 'tiktoken as duckdb', field: 'duckdbModule' },
-    { name: 'duckdb as trampolines', field: 'trampolineModule' },
-    { name: 'trampolines as tiktoken', field: 'tiktokenModule' },
-    { name: 'duckdb null', field: 'duckdbModule' },
-    { name: 'wasm bytes, not a module', field: 'tiktokenModule' },
+    { name: 'tiktoken as duckdb', field: 'assets.duckdbWasm' },
+    { name: 'duckdb as trampolines', field: 'assets.trampolines' },
+    { name: 'trampolines as tiktoken', field: 'assets.tiktokenWasm' },
+    { name: 'duckdb null', field: 'assets.duckdbWasm' },
+    { name: 'wasm bytes, not a module', field: 'assets.tiktokenWasm' },
+    { name: 'a URL, which Workers cannot compile', field: 'assets.duckdbWasm' },
   ])(
     'refuses $name with ASSET_UNAVAILABLE naming $field, within seconds',
     async ({ name, field }) => {

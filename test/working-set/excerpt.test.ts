@@ -102,7 +102,7 @@ describe('materialize shows an output that does not fit whole as an excerpt', ()
     const { transactions } = fromMiniSweAgent(trajectory);
     const ledger = await pool.ledger(0);
     for (const tx of transactions) await ledger.commit(tx);
-    const view = await ledger.asOf(ledger.lastEpoch);
+    const view = await ledger.asOf({ epoch: ledger.lastEpoch });
     const stored = new Map(view.nodes.map((n) => [n.id, n]));
     const long = view.nodes.find((n) => n.kind === 'tool_result' && (n.body ?? '').includes('frobnicate'))!;
     const whole = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });

@@ -39,7 +39,7 @@ describe('working-set properties over random sessions', () => {
         async (session, budgets) => {
           const ledger = await pool.ledger(0);
           await commitSession(ledger, sessionTransactions(session));
-          const view = await ledger.asOf(ledger.lastEpoch);
+          const view = await ledger.asOf({ epoch: ledger.lastEpoch });
           for (const tokens of budgets) {
             const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens } });
             expect(ws.tokens).toBeLessThanOrEqual(tokens);
@@ -90,7 +90,7 @@ describe('working-set properties over random sessions', () => {
         const generous = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
         // Full body tokens of the higher tiers: an upper bound of what packing them costs (in the
         // generous set some of them may only be references to a lower-tier carrier).
-        const full = new Map((await ledger.asOf(ledger.lastEpoch)).nodes.map((n) => [n.id, n.tokens]));
+        const full = new Map((await ledger.asOf({ epoch: ledger.lastEpoch })).nodes.map((n) => [n.id, n.tokens]));
         const needed = generous.items.filter((i) => i.tier <= 3).reduce((n, i) => n + full.get(i.id)!, 0);
         const tight = await ledger.materialize({ budget: { tokens: needed } });
         expect(tight.items.map((i) => i.id)).toContain(cited);

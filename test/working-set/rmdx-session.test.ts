@@ -20,7 +20,7 @@ const ids = (ws: { items: Array<{ id: string }> }) => ws.items.map((i) => i.id);
 
 describe('the RMD-X session', () => {
   it('at every budget, no tool call is split from its result and both message shapes validate', async () => {
-    const produces = (await ledger.asOf(11)).edges.filter((e) => e.kind === 'produces');
+    const produces = (await ledger.asOf({ epoch: 11 })).edges.filter((e) => e.kind === 'produces');
     for (let tokens = 0; tokens <= 2600; tokens += 50) {
       const ws = await ledger.materialize({ budget: { tokens } });
       const inSet = new Set(ids(ws));
@@ -92,7 +92,7 @@ describe('the RMD-X session', () => {
     expect(why.get('ev:driver:41-70')).toBe('superseded by rev:driver:r1 at epoch 7');
     expect(why.get('ver:status:2')).toBe('superseded by ver:status:3 at epoch 10');
     // Every valid node the walk reached has a record, in or out.
-    const valid = (await ledger.asOf(11)).nodes.map((n) => n.id);
+    const valid = (await ledger.asOf({ epoch: 11 })).nodes.map((n) => n.id);
     for (const id of valid) expect(why.has(id), id).toBe(true);
   });
 
@@ -153,7 +153,7 @@ describe('the RMD-X session', () => {
     for (const [epoch, tokens, expected] of cases) {
       const ws = await ledger.materialize({ mode: 'fresh', epoch, budget: { tokens } });
       if (expected.length > 0) expect([...ids(ws)].sort()).toEqual([...expected].sort());
-      const bodies = new Map((await ledger.asOf(epoch)).nodes.map((n) => [n.id, n.body]));
+      const bodies = new Map((await ledger.asOf({ epoch })).nodes.map((n) => [n.id, n.body]));
       for (const item of ws.items) {
         expect(bodies.has(item.id), `${item.id} is valid at ${epoch}`).toBe(true);
         if (item.body !== undefined) expect(item.body).toBe(bodies.get(item.id));
@@ -175,14 +175,14 @@ describe('the RMD-X session', () => {
     const own = await pool.ledger(1);
     for (const tx of RMDX_SESSION) await own.commit(tx);
     const before = await own.materialize({ mode: 'fresh', budget: { tokens: 600 } });
-    const receipt = await own.archive(2); // epoch 1: `find . -name ...` listing
+    const receipt = await own.archive({ tx: 2 }); // epoch 1: `find . -name ...` listing
     expect(receipt.superseded).toEqual(['act:1', 'call:1', 'result:1']);
     const after = await own.materialize({ mode: 'fresh', budget: { tokens: 600 } });
     const active = (ws: typeof before) => ws.items.filter((i) => i.tier <= 4).map((i) => i.id);
     expect(active(after)).toEqual(active(before));
     expect(after.explanation.find((e) => e.id === 'act:1')?.reason).toBe('archived');
-    expect((await own.asOf(0)).nodes.map((n) => n.id)).toEqual(['task:rmdx', 'steer:api']);
-    expect((await own.asOf(10)).nodes.map((n) => n.id)).toContain('act:1');
+    expect((await own.asOf({ epoch: 0 })).nodes.map((n) => n.id)).toEqual(['task:rmdx', 'steer:api']);
+    expect((await own.asOf({ epoch: 10 })).nodes.map((n) => n.id)).toContain('act:1');
   });
 
   it('refuses to archive what is open, depended on, not discovery, or unknown', async () => {
@@ -190,7 +190,7 @@ describe('the RMD-X session', () => {
     for (const tx of RMDX_SESSION) await own.commit(tx);
     const refusal = async (tx: number) => {
       try {
-        await own.archive(tx);
+        await own.archive({ tx });
       } catch (e) {
         return `${(e as { code: string }).code}: ${(e as { details: { reason: string } }).details.reason}`;
       }
@@ -203,20 +203,20 @@ describe('the RMD-X session', () => {
     expect(await refusal(7)).toMatch(/^ARCHIVE_REFUSED: referenced: claim:reply-id supported_by result:6/);
     expect(await refusal(12)).toMatch(/^ARCHIVE_REFUSED: not completed: act:12 is open/);
     expect(await refusal(99)).toMatch(/^ARCHIVE_REFUSED: no such committed transaction/);
-    expect(await codeOf(() => own.archive(2, { epoch: 3 }))).toBe('EPOCH_REGRESSION');
+    expect(await codeOf(() => own.archive({ tx: 2, epoch: 3 }))).toBe('EPOCH_REGRESSION');
   });
 
   it('keeps a failed verifier eligible for rerun after a source it depends on changes', async () => {
-    expect(await ledger.rerunCandidates(6)).toEqual([]);
-    const at7 = await ledger.rerunCandidates(7);
+    expect(await ledger.rerunCandidates({ epoch: 6 })).toEqual([]);
+    const at7 = await ledger.rerunCandidates({ epoch: 7 });
     expect(at7.map((c) => c.id)).toEqual(['ver:status:1']);
     expect(at7[0]!.changed).toEqual([
       { path: 'rmdx/driver.py', checkedRevision: 'r0', newerRevision: 'r1', newerId: 'rev:driver:r1' },
     ]);
-    const at9 = await ledger.rerunCandidates(9);
+    const at9 = await ledger.rerunCandidates({ epoch: 9 });
     expect(at9.map((c) => c.id)).toEqual(['ver:status:2']);
     expect(at9[0]!.changed.map((c) => c.newerId)).toEqual(['rev:driver:r2']);
-    expect(await ledger.rerunCandidates(10)).toEqual([]);
+    expect(await ledger.rerunCandidates({ epoch: 10 })).toEqual([]);
   });
 
   it('records the audit and projection records it offers as ordinary transactions', async () => {
@@ -225,7 +225,7 @@ describe('the RMD-X session', () => {
     const ws = await own.materialize({ mode: 'fresh', budget: { tokens: 1000 } });
     const audit = await own.commit(ws.toAuditTransaction({ id: 'audit:1' }));
     expect(audit.counts.nodes).toBe(1);
-    const stored = (await own.asOf(11)).nodes.find((n) => n.id === 'audit:1');
+    const stored = (await own.asOf({ epoch: 11 })).nodes.find((n) => n.id === 'audit:1');
     expect(JSON.parse(stored!.body!).explanation.length).toBe(ws.explanation.length);
     // A projection of what a host rendered protects it in later working sets until resolved.
     const rendered = await own.materialize({ mode: 'fresh', roots: ['ev:doc:status2'], budget: { tokens: 200 } });
@@ -262,7 +262,7 @@ describe('the RMD-X session', () => {
   it('never shows records outside the authority scopes', async () => {
     const ws = await ledger.materialize({ budget: { tokens: 100_000 }, authority: ['user', 'agent'] });
     expect(ws.items.every((i) => i.authority === 'user' || i.authority === 'agent')).toBe(true);
-    const all = new Map((await ledger.asOf(11)).nodes.map((n) => [n.id, n.authority]));
+    const all = new Map((await ledger.asOf({ epoch: 11 })).nodes.map((n) => [n.id, n.authority]));
     for (const e of ws.explanation) expect(['user', 'agent']).toContain(all.get(e.id) ?? 'agent');
   });
 

@@ -47,7 +47,7 @@ describe('session mode (the default): an agent loop that materializes after ever
           expect(ws.tokens).toBe(ws.items.reduce((n, i) => n + i.tokens, 0));
           expect(validateOpenAIMessages(ws.toMessages('openai'))).toEqual([]);
           expect(validateAnthropicMessages(ws.toMessages('anthropic'))).toEqual([]);
-          const view = await ledger.asOf(ledger.lastEpoch);
+          const view = await ledger.asOf({ epoch: ledger.lastEpoch });
           const ids = new Set(ws.items.map((i) => i.id));
           // A call is never shown without its results, nor a result without its call.
           for (const e of view.edges) if (e.kind === 'produces') expect(ids.has(e.from)).toBe(ids.has(e.to));

@@ -19,6 +19,7 @@ export interface ConversationSession {
   turns: readonly ConversationTurn[];
 }
 
+/** Options of `fromConversation`: id prefix, the turns' authority and the first session's epoch. */
 export interface ConversationOptions {
   /** Prepended to every node id. Default ''. */
   idPrefix?: string;
@@ -28,6 +29,7 @@ export interface ConversationOptions {
   firstEpoch?: number;
 }
 
+/** What `fromConversation` returns: one transaction per session, in date order, and counts. */
 export interface AdaptedConversation {
   transactions: Transaction[];
   /** Per session in date order: its epoch, date (ISO when parsable) and turn ids. */

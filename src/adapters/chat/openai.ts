@@ -69,6 +69,7 @@ function toTurn(m: unknown): ChatTurn {
   }
 }
 
+/** An OpenAI Chat Completions transcript (messages with `tool_calls` and `tool` results) as transactions, one per step. */
 export function fromOpenAI(messages: unknown, options: AdapterOptions = {}): AdaptedTrace {
   const list = isRecord(messages) && Array.isArray(messages.messages) ? messages.messages : messages;
   if (!Array.isArray(list)) throw new TypeError('fromOpenAI: expected an array of messages');

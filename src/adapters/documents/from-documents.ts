@@ -8,6 +8,7 @@ export type DocumentInput = LinkedDocument;
 /** What a reader sees of a document: the title (it names what the document is about), then the text. */
 export const documentBody = (d: LinkedDocument): string => `${d.title}\n${d.text}`;
 
+/** Options of `fromDocuments`: ids, authority, paths, the epoch, and which links to draw. */
 export interface DocumentOptions {
   /** Prepended to every node id. Default ''. */
   idPrefix?: string;
@@ -23,6 +24,7 @@ export interface DocumentOptions {
   maxEntityDf?: number;
 }
 
+/** What `fromDocuments` returns: one transaction, and why each link was drawn. */
 export interface AdaptedDocuments {
   transactions: Transaction[];
   /** The links drawn (ids as given, without `idPrefix`), each with why. */

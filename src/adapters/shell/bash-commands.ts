@@ -6,10 +6,11 @@
  */
 import { joinPath } from '../paths.js';
 import type { Effect, FileKnowledge, PathNormaliser, WriteEffect } from '../types.js';
-import { parseShell } from './shell-parse.js';
-import { isSilent, pipelineWrites } from './shell-writes.js';
+import { parseShell, type SimpleCommand } from './shell-parse.js';
+import { isSilent, pipelineWrites, printedText } from './shell-writes.js';
+import type { Stream } from './stream.js';
 import { verifierKind, verifierName, verifierStatus } from './verifiers.js';
-import { filterStream, type OutputLines, readView, type Stream, sourceStream } from './view-pipeline.js';
+import { filterStream, type OutputLines, readView, sourceStream } from './view-pipeline.js';
 
 export interface ShellObservation {
   /** Output text for status checks (complete, or head + tail when elided). */
@@ -64,12 +65,10 @@ class Overlay implements FileKnowledge {
 type ViewSlot = { slot: Stream; resolve: (p: string) => string; lines?: OutputLines };
 type Slot = Effect | ViewSlot;
 
-/** Output of an `echo` with literal words (used to split output shared with views). */
-function literalEcho(argv: readonly string[], dynamic: boolean): string[] | undefined {
-  if (argv[0] !== 'echo' || dynamic) return undefined;
-  const args = argv.slice(1);
-  if (args.some((a) => a.includes('\\')) || /^-[neE]+$/.test(args[0] ?? '')) return undefined;
-  return args.join(' ').split('\n');
+/** The lines a lone `echo` prints literally (used to split output shared with views). */
+function literalEcho(cmd: SimpleCommand): string[] | undefined {
+  if (cmd.argv[0] !== 'echo') return undefined;
+  return printedText(cmd)?.slice(0, -1).split('\n');
 }
 
 /** Expected line count of a plain view stream, when it is fixed by the command alone. */
@@ -178,10 +177,7 @@ export function recogniseShell(command: string, obs: ShellObservation, ctx: Shel
       slots.push(w);
       files.apply(w);
     }
-    if (!silent)
-      printers.push(
-        view ? { view } : { literal: cmds.length === 1 ? literalEcho(first.argv, first.dynamic) : undefined },
-      );
+    if (!silent) printers.push(view ? { view } : { literal: cmds.length === 1 ? literalEcho(first) : undefined });
   }
 
   // Decide how the output maps onto the view pipelines.

@@ -6,11 +6,10 @@
  */
 
 import type { VerifierStatus } from '../types.js';
+import { baseName, isCheckScript } from './check-scripts.js';
+import { toolNamed } from './commands/registry.js';
+import type { VerifierKind } from './commands/shell-tool.js';
 import type { SimpleCommand } from './shell-parse.js';
-
-const PY = /^(?:\S*\/)?python(?:\d(?:\.\d+)?)?$/;
-const SCRIPT =
-  /^(?:reproduce|reproduction|repro)[\w.-]*\.(?:py|sh)$|^test_[\w.-]*\.(?:py|sh)$|^[\w.-]*_test\.py$|^tests?\.py$/;
 
 /** Words that may precede the real command (`timeout 60 pytest`, `env X=1 pytest`). */
 function unwrap(argv: readonly string[]): string[] {
@@ -37,40 +36,15 @@ function unwrap(argv: readonly string[]): string[] {
   return a;
 }
 
-const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
-
-/** Which kind of check a command is, or undefined when it is not one. */
-export function verifierKind(cmd: SimpleCommand): 'pytest' | 'runner' | 'script' | undefined {
-  const a = unwrap(cmd.argv);
-  const [name, ...rest] = a;
+/** Which kind of check a command is, or undefined when it is not one: the tool it runs says, or
+ * it runs a check script directly (`./reproduce.py`). */
+export function verifierKind(cmd: SimpleCommand): VerifierKind | undefined {
+  const [name, ...rest] = unwrap(cmd.argv);
   if (!name) return undefined;
-  const b = base(name);
-  if (b === 'pytest' || b === 'py.test') return 'pytest';
-  if (b === 'tox' || b === 'nox') return 'runner';
-  if (b === 'runtests.py' || (b === 'test' && /(^|\/)bin\/test$/.test(name))) return 'runner';
-  if (b === 'make' && rest.some((r) => /^test/.test(r) || r === 'check')) return 'runner';
-  if (SCRIPT.test(b) && (name.startsWith('./') || name.includes('/'))) return 'script';
-  if (PY.test(name)) {
-    let k = 0;
-    while (k < rest.length && /^-[bBdEhiIOqsSuvWX]+$/.test(rest[k] as string)) k++;
-    while (k < rest.length && /^-[WX]$/.test(rest[k] as string)) k += 2;
-    const first = rest[k];
-    if (first === undefined) return undefined;
-    if (first === '-m') {
-      const mod = rest[k + 1] ?? '';
-      if (mod === 'pytest' || mod === 'py.test') return 'pytest';
-      if (mod === 'unittest' || (mod === 'django' && rest[k + 2] === 'test') || mod === 'nose' || mod === 'tox')
-        return 'runner';
-      return undefined;
-    }
-    if (first.startsWith('-')) return undefined;
-    const fb = base(first);
-    if (fb === 'runtests.py' || /(^|\/)bin\/test$/.test(first)) return 'runner';
-    if (fb === 'manage.py' && rest[k + 1] === 'test') return 'runner';
-    if (SCRIPT.test(fb)) return 'script';
-    return undefined;
-  }
-  if (/^(bash|sh)$/.test(b) && rest[0] && SCRIPT.test(base(rest[0]))) return 'script';
+  const b = baseName(name);
+  const kind = toolNamed(b)?.verifier?.(name, rest);
+  if (kind) return kind;
+  if (isCheckScript(b) && (name.startsWith('./') || name.includes('/'))) return 'script';
   return undefined;
 }
 
@@ -136,7 +110,7 @@ function pytestSummary(out: string): VerifierStatus | undefined {
  * "could not run" when the command also failed: scripts often print caught tracebacks and succeed.
  */
 export function verifierStatus(
-  kind: 'pytest' | 'runner' | 'script',
+  kind: VerifierKind,
   output: string,
   returncode: number | undefined,
   timedOut: boolean,

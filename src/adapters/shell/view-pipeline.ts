@@ -3,247 +3,28 @@
  * relation to file lines — numbered by the tool (`nl -ba`, `cat -n`, `grep -n`) or offset from a
  * known start (`sed -n 'a,bp'`, `head`, `tail -n +k`) — and each later stage either only selects
  * lines (keeps the relation) or transforms them (loses it). Only when the relation survives to the
- * end are the displayed lines evidence; otherwise the view is reported as uncertain.
+ * end are the displayed lines evidence; otherwise the view is reported as uncertain. What each
+ * tool does to the stream is its own module's (commands/); this file dispatches and reads output.
  */
 
-import type { FileKnowledge, ViewEffect } from '../types.js';
-import { getopt } from './getopt.js';
-import { pythonPrintedFile } from './python-code.js';
-import { sedPrintedSpans } from './sed-script.js';
+import type { ViewEffect } from '../types.js';
+import { toolNamed } from './commands/registry.js';
 import type { SimpleCommand } from './shell-parse.js';
+import type { Stream, ViewContext } from './stream.js';
 
-export type Stream =
-  /** Lines carry their own file line number (`   12\ttext`), after `prefixes` grep `N:` prefixes. */
-  | { t: 'numbered'; path: string; offset: number; prefixes: number; seps: boolean }
-  /** Output line i is file line start + i. */
-  | {
-      t: 'plain';
-      path: string;
-      start: number;
-      /** At most this many lines were selected (a longer output means foreign lines). */
-      maxLen?: number | undefined;
-      /** Exactly this many lines are expected (tail with a known file length). */
-      exactLen?: number | undefined;
-      /** The output runs to the end of the file (file length becomes known). */
-      toEnd?: boolean | undefined;
-      /** The whole file is shown from line 1. */
-      whole?: boolean | undefined;
-      /** `print()` added one newline after the file's own. */
-      extraNewline?: boolean | undefined;
-      /** Several disjoint spans printed back to back (`sed -n '1,5p;20,30p'`); needs exact lengths. */
-      segments?: Array<[number, number]> | undefined;
-    }
-  /** `grep -n` output: `N:text`/`N-text`, or `path:N:text` when `multi`. */
-  | { t: 'grep'; path?: string | undefined; multi: boolean; offset: number; prefixes: number; seps: boolean }
-  /** Several numbered/`grep -n` views of one file sharing one output (lines name themselves). */
-  | { t: 'merged'; path: string }
-  | { t: 'uncertain'; path?: string | undefined; reason: string }
-  | { t: 'none' };
-
-export interface ViewContext {
-  /** Repository-relative path of a path written in the command (cwd applied). */
-  resolve(path: string): string;
-  files: FileKnowledge;
-}
-
-const GREP_VALUE = 'efmABCdD';
-const GREP_LONG_VALUE = [
-  'regexp',
-  'file',
-  'max-count',
-  'after-context',
-  'before-context',
-  'context',
-  'include',
-  'exclude',
-  'exclude-dir',
-  'color',
-  'colour',
-  'label',
-];
-
-interface GrepArgs {
-  search: boolean; // -l -L -c -q: prints no lines
-  partial: boolean; // -o
-  numbered: boolean;
-  recursive: boolean;
-  withName?: boolean | undefined;
-  noName: boolean;
-  seps: boolean;
-  files: string[];
-}
-
-function readGrep(args: readonly string[]): GrepArgs {
-  const o = getopt(args, { shortWithValue: GREP_VALUE, longWithValue: GREP_LONG_VALUE, numericAs: 'C' });
-  const has = (...k: string[]): boolean => k.some((x) => o.flags.has(x));
-  const explicitPattern = has('e', 'f', 'regexp', 'file');
-  const files = explicitPattern ? o.positional : o.positional.slice(1);
-  return {
-    search: has('l', 'L', 'c', 'q', 'files-with-matches', 'files-without-match', 'count', 'quiet', 'silent'),
-    partial: has('o', 'only-matching'),
-    numbered: has('n', 'line-number'),
-    recursive: has('r', 'R', 'recursive', 'dereference-recursive'),
-    withName: has('H', 'with-filename') ? true : undefined,
-    noName: has('h', 'no-filename'),
-    seps: has('A', 'B', 'C', 'after-context', 'before-context', 'context'),
-    files,
-  };
-}
-
-/** `-n K`, `-K`, `--lines=K` of head/tail. */
-function countArg(args: readonly string[]): {
-  n?: string | undefined;
-  bytes: boolean;
-  files: string[];
-  follow: boolean;
-} {
-  // `tail +5 f` is the old spelling of `tail -n +5 f`; `-n +5` already carries its flag.
-  const norm = args.map((a, i) => (/^\+\d+$/.test(a) && !/^(-n|--lines)$/.test(args[i - 1] ?? '') ? `-n${a}` : a));
-  const o = getopt(norm, { shortWithValue: 'nc', longWithValue: ['lines', 'bytes'], numericAs: 'n' });
-  return {
-    n: o.flags.get('n') ?? o.flags.get('lines'),
-    bytes: o.flags.has('c') || o.flags.has('bytes'),
-    files: o.positional,
-    follow: o.flags.has('f') || o.flags.has('F') || o.flags.has('follow'),
-  };
-}
+export type { Stream, ViewContext } from './stream.js';
 
 /** Stage 1: a command that reads a file and prints (some of) its lines. `none` if it is not a view. */
 export function sourceStream(cmd: SimpleCommand, ctx: ViewContext): Stream {
   const [name, ...args] = cmd.argv;
   if (!name) return { t: 'none' };
-  if (cmd.dynamic) return viewLike(name) ? { t: 'uncertain', reason: 'dynamic arguments' } : { t: 'none' };
-  switch (name) {
-    case 'cat': {
-      const o = getopt(args);
-      const files = o.positional.filter((f) => f !== '-');
-      if (files.length === 0 || o.positional.includes('-')) return { t: 'none' };
-      const path = ctx.resolve(files[0] as string);
-      if (files.length > 1) return { t: 'uncertain', path, reason: 'several files' };
-      if ([...o.flags.keys()].some((k) => k !== 'n' && k !== 'number'))
-        return { t: 'uncertain', path, reason: 'cat options transform lines' };
-      if (o.flags.has('n') || o.flags.has('number'))
-        return { t: 'numbered', path, offset: 0, prefixes: 0, seps: false };
-      return { t: 'plain', path, start: 1, whole: true, toEnd: true };
-    }
-    case 'nl': {
-      const o = getopt(args, NL_OPTIONS);
-      if (o.positional.length !== 1)
-        return o.positional.length ? { t: 'uncertain', reason: 'several files' } : { t: 'none' };
-      return nlStream(o, ctx.resolve(o.positional[0] as string), 1);
-    }
-    case 'sed': {
-      const o = getopt(args, {
-        shortWithValue: 'efl',
-        shortOptionalValue: 'i',
-        longWithValue: ['expression', 'file', 'line-length'],
-      });
-      if (o.flags.has('i') || o.flags.has('in-place')) return { t: 'none' };
-      const scripts = o.multi.get('e') ?? o.multi.get('expression');
-      const script = scripts ? scripts.join('\n') : o.positional[0];
-      const files = scripts ? o.positional : o.positional.slice(1);
-      if (files.length === 0 || script === undefined) return { t: 'none' };
-      const path = ctx.resolve(files[0] as string);
-      if (files.length > 1) return { t: 'uncertain', path, reason: 'several files' };
-      if (!(o.flags.has('n') || o.flags.has('quiet') || o.flags.has('silent')))
-        return { t: 'uncertain', path, reason: 'sed without -n' };
-      const total = ctx.files.lineCount(path);
-      const spans = sedPrintedSpans(script, total);
-      if (!spans) return { t: 'uncertain', path, reason: 'sed script is not a fixed line span' };
-      if (spans.length > 1) {
-        if (spans.some((x) => x.end === undefined))
-          return { t: 'uncertain', path, reason: 'sed spans to an unknown end' };
-        const segments = spans.map((x) => [x.start, x.end as number] as [number, number]);
-        return { t: 'plain', path, start: spans[0]?.start ?? 1, segments };
-      }
-      const span = spans[0] as { start: number; end?: number };
-      return span.end === undefined
-        ? { t: 'plain', path, start: span.start, toEnd: true }
-        : { t: 'plain', path, start: span.start, maxLen: span.end - span.start + 1 };
-    }
-    case 'head': {
-      const c = countArg(args);
-      if (c.files.length === 0) return { t: 'none' };
-      const path = ctx.resolve(c.files[0] as string);
-      if (c.files.length > 1) return { t: 'uncertain', path, reason: 'several files' };
-      if (c.bytes) return { t: 'uncertain', path, reason: 'head -c' };
-      const n = c.n ?? '10';
-      if (n.startsWith('-')) return { t: 'plain', path, start: 1 };
-      if (!/^\d+$/.test(n)) return { t: 'uncertain', path, reason: 'head count' };
-      return { t: 'plain', path, start: 1, maxLen: Number(n) };
-    }
-    case 'tail': {
-      const c = countArg(args);
-      if (c.files.length === 0) return { t: 'none' };
-      const path = ctx.resolve(c.files[0] as string);
-      if (c.files.length > 1) return { t: 'uncertain', path, reason: 'several files' };
-      if (c.bytes || c.follow) return { t: 'uncertain', path, reason: 'tail -c/-f' };
-      const n = c.n ?? '10';
-      if (/^\+\d+$/.test(n)) return { t: 'plain', path, start: Math.max(1, Number(n.slice(1))), toEnd: true };
-      if (!/^\d+$/.test(n)) return { t: 'uncertain', path, reason: 'tail count' };
-      const total = ctx.files.lineCount(path);
-      if (total === undefined) return { t: 'uncertain', path, reason: 'tail without a known file length' };
-      const k = Math.min(Number(n), total);
-      return { t: 'plain', path, start: total - k + 1, exactLen: k, toEnd: true };
-    }
-    case 'grep':
-    case 'egrep':
-    case 'fgrep': {
-      const g = readGrep(args);
-      if (g.files.length === 0 && !g.recursive) return { t: 'none' };
-      if (g.search) return { t: 'none' };
-      const single = g.files.length === 1 && !g.recursive && g.withName === undefined;
-      const path = single ? ctx.resolve(g.files[0] as string) : undefined;
-      if (g.partial) return { t: 'uncertain', path, reason: 'grep -o' };
-      if (!g.numbered) return { t: 'uncertain', path, reason: 'grep without -n' };
-      if (single) return { t: 'grep', path, multi: false, offset: 0, prefixes: 0, seps: g.seps };
-      if (g.noName) return { t: 'uncertain', reason: 'grep -h over several files' };
-      return { t: 'grep', multi: true, offset: 0, prefixes: 0, seps: g.seps };
-    }
-    case 'awk': {
-      const span = awkSpan(args);
-      if (!span) return args.length >= 2 ? { t: 'uncertain', reason: 'awk program' } : { t: 'none' };
-      return { t: 'plain', path: ctx.resolve(span.file), start: span.start, maxLen: span.end - span.start + 1 };
-    }
-    default: {
-      if (/^python(\d(\.\d+)?)?$/.test(name)) {
-        const c = args.indexOf('-c');
-        if (c < 0 || c + 1 >= args.length) return { t: 'none' };
-        const file = pythonPrintedFile(args[c + 1] as string);
-        if (!file) return { t: 'none' };
-        return { t: 'plain', path: ctx.resolve(file), start: 1, whole: true, toEnd: true, extraNewline: true };
-      }
-      return { t: 'none' };
-    }
-  }
-}
-
-const viewLike = (name: string): boolean =>
-  ['cat', 'nl', 'sed', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'awk'].includes(name);
-
-function nlStream(o: ReturnType<typeof getopt>, path: string, base: number): Stream {
-  const body = o.flags.get('b') ?? o.flags.get('body-numbering') ?? 't';
-  if (body !== 'a') return { t: 'uncertain', path, reason: 'nl numbers non-empty lines only (use -ba)' };
-  const sep = o.flags.get('s') ?? o.flags.get('number-separator');
-  if (sep !== undefined && sep !== '\t') return { t: 'uncertain', path, reason: 'nl separator' };
-  const inc = o.flags.get('i') ?? o.flags.get('line-increment') ?? '1';
-  if (inc !== '1') return { t: 'uncertain', path, reason: 'nl increment' };
-  const v = Number(o.flags.get('v') ?? o.flags.get('starting-line-number') ?? '1');
-  if (!Number.isSafeInteger(v)) return { t: 'uncertain', path, reason: 'nl start' };
-  return { t: 'numbered', path, offset: base - 1 - (v - 1), prefixes: 0, seps: false };
-}
-
-/** `awk 'NR>=a && NR<=b' f`, `awk 'NR==a,NR==b' f`. */
-function awkSpan(args: readonly string[]): { start: number; end: number; file: string } | undefined {
-  if (args.length !== 2) return undefined;
-  const [prog, file] = args as [string, string];
-  const m =
-    /^\s*NR\s*>=\s*(\d+)\s*&&\s*NR\s*<=\s*(\d+)\s*$/.exec(prog) ??
-    /^\s*NR\s*==\s*(\d+)\s*,\s*NR\s*==\s*(\d+)\s*$/.exec(prog);
-  if (!m) return undefined;
-  const start = Number(m[1]);
-  const end = Number(m[2]);
-  return end >= start && start >= 1 ? { start, end, file } : undefined;
+  const tool = toolNamed(name);
+  if (!tool?.source) return { t: 'none' };
+  if (cmd.dynamic)
+    return (tool.dynamicSource ?? 'uncertain') === 'uncertain'
+      ? { t: 'uncertain', reason: 'dynamic arguments' }
+      : { t: 'none' };
+  return tool.source(args, ctx);
 }
 
 /** Stage 2+: how a filter transforms the stream. */
@@ -255,102 +36,8 @@ export function filterStream(prev: Stream, cmd: SimpleCommand, ctx: ViewContext)
   if (!name) return lose('empty stage');
   if (prev.t === 'plain' && prev.segments) return lose('filter over several sed spans');
   if (cmd.dynamic) return lose('dynamic arguments');
-  switch (name) {
-    case 'cat':
-    case 'less':
-    case 'more': {
-      const o = getopt(args);
-      if (o.positional.length) return lose('cat of another file');
-      if (o.flags.size === 0) return prev;
-      if (o.flags.size === 1 && (o.flags.has('n') || o.flags.has('number')) && prev.t === 'plain') {
-        return { t: 'numbered', path: prev.path, offset: prev.start - 1, prefixes: 0, seps: false };
-      }
-      return lose('cat options transform lines');
-    }
-    case 'nl': {
-      const o = getopt(args, NL_OPTIONS);
-      if (prev.t !== 'plain' || o.positional.length) return lose('nl over numbered lines');
-      return nlStream(o, prev.path, prev.start);
-    }
-    case 'sed': {
-      const o = getopt(args, {
-        shortWithValue: 'efl',
-        shortOptionalValue: 'i',
-        longWithValue: ['expression', 'file', 'line-length'],
-      });
-      const scripts = o.multi.get('e') ?? o.multi.get('expression');
-      const script = scripts ? scripts.join('\n') : o.positional[0];
-      const files = scripts ? o.positional : o.positional.slice(1);
-      if (files.length || script === undefined) return lose('sed of another file');
-      if (!(o.flags.has('n') || o.flags.has('quiet') || o.flags.has('silent'))) return lose('sed transforms lines');
-      const spans = sedPrintedSpans(script);
-      if (!spans) return lose('sed script is not a fixed line span');
-      if (prev.t !== 'plain') return prev; // numbered lines keep their numbers through any selection
-      if (spans.length !== 1 || prev.segments) return lose('several sed spans over an offset stream');
-      const span = spans[0] as { start: number; end?: number };
-      const start = prev.start + span.start - 1;
-      const spanLen = span.end === undefined ? undefined : span.end - span.start + 1;
-      const rest = prev.maxLen === undefined ? undefined : Math.max(0, prev.maxLen - (span.start - 1));
-      const maxLen = spanLen === undefined ? rest : rest === undefined ? spanLen : Math.min(spanLen, rest);
-      return { t: 'plain', path: prev.path, start, maxLen, toEnd: span.end === undefined ? prev.toEnd : false };
-    }
-    case 'head': {
-      const c = countArg(args);
-      if (c.files.length) return lose('head of another file');
-      if (c.bytes) return lose('head -c');
-      const n = c.n ?? '10';
-      if (prev.t !== 'plain') return prev;
-      if (n.startsWith('-')) return { ...prev, toEnd: false, whole: false, exactLen: undefined };
-      if (!/^\d+$/.test(n)) return lose('head count');
-      const k = Number(n);
-      return {
-        t: 'plain',
-        path: prev.path,
-        start: prev.start,
-        maxLen: prev.maxLen === undefined ? k : Math.min(prev.maxLen, k),
-      };
-    }
-    case 'tail': {
-      const c = countArg(args);
-      if (c.files.length) return lose('tail of another file');
-      if (c.bytes || c.follow) return lose('tail -c/-f');
-      const n = c.n ?? '10';
-      if (prev.t !== 'plain') return prev;
-      if (/^\+\d+$/.test(n)) {
-        const k = Math.max(1, Number(n.slice(1)));
-        return {
-          ...prev,
-          start: prev.start + k - 1,
-          maxLen: prev.maxLen === undefined ? undefined : Math.max(0, prev.maxLen - (k - 1)),
-          whole: false,
-        };
-      }
-      // The last k lines of a stream whose length is only known after the fact: the output
-      // length tells where it starts only if the stream's own length is known.
-      const total = prev.toEnd && prev.start === 1 ? ctx.files.lineCount(prev.path) : undefined;
-      if (total === undefined || !/^\d+$/.test(n)) return lose('tail without a known length');
-      const k = Math.min(Number(n), total);
-      return { t: 'plain', path: prev.path, start: total - k + 1, exactLen: k, toEnd: true };
-    }
-    case 'grep':
-    case 'egrep':
-    case 'fgrep': {
-      const g = readGrep(args);
-      if (g.files.length || g.recursive) return lose('grep of another file');
-      if (g.search) return { t: 'none' };
-      if (g.partial) return lose('grep -o');
-      if (prev.t === 'numbered')
-        return { ...prev, prefixes: prev.prefixes + (g.numbered ? 1 : 0), seps: prev.seps || g.seps };
-      if (prev.t === 'grep')
-        return { ...prev, prefixes: prev.prefixes + (g.numbered ? 1 : 0), seps: prev.seps || g.seps };
-      if (!g.numbered) return lose('grep without -n');
-      return { t: 'grep', path: prev.path, multi: false, offset: prev.start - 1, prefixes: 0, seps: g.seps };
-    }
-    case 'wc':
-      return { t: 'none' };
-    default:
-      return lose(`${name} transforms lines`);
-  }
+  const tool = toolNamed(name);
+  return tool?.filter ? tool.filter(prev, args, ctx, lose) : lose(`${name} transforms lines`);
 }
 
 /** Observation text of one command, split into reliable lines. */
@@ -523,16 +210,3 @@ export function readView(stream: Stream, out: OutputLines, resolve: (p: string) 
   }
   return [view];
 }
-
-/** `nl`'s options that take a value (the same for a file argument and in a pipeline). */
-const NL_OPTIONS = {
-  shortWithValue: 'bdfhilnsvw',
-  longWithValue: [
-    'body-numbering',
-    'number-separator',
-    'starting-line-number',
-    'line-increment',
-    'number-width',
-    'number-format',
-  ],
-};

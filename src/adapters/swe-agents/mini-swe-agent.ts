@@ -82,6 +82,7 @@ function thoughtOf(content: string): string {
     .trim();
 }
 
+/** A mini-swe-agent trajectory (`{ messages, info }`) as transactions, one per step. */
 export function fromMiniSweAgent(trajectory: unknown, options: AdapterOptions = {}): AdaptedTrace {
   if (!isRecord(trajectory) && !Array.isArray(trajectory))
     throw new TypeError('fromMiniSweAgent: expected a trajectory object');

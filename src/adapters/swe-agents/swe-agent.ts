@@ -132,6 +132,7 @@ function initialCwd(traj: Record<string, unknown>, steps: ReadonlyArray<RawStep 
   return typeof wd === 'string' && wd.startsWith('/') ? wd : undefined;
 }
 
+/** A SWE-agent trajectory (`{ trajectory, history, info }`) as transactions, one per step. */
 export function fromSweAgent(trajectory: unknown, options: AdapterOptions = {}): AdaptedTrace {
   if (!isRecord(trajectory)) throw new TypeError('fromSweAgent: expected a trajectory object');
   const b = new TraceBuilder(options);

@@ -5,10 +5,9 @@ import { COLUMNS, type Column } from '../arrow-rows.js';
 /**
  * A few rows of a table whose text columns hold only the schema's own vocabulary (edge kinds,
  * closure targets and reasons, transaction kinds) go into the SQL batch that opens the engine
- * transaction: one Arrow IPC insert costs a round trip and ~0.7 ms of DuckDB planning, while a
- * VALUES statement in the batch costs ~0.45 ms plus ~60 µs a row (measured on step commits,
- * load ~1.5), so past ~4 rows Arrow is cheaper: a step's 12 edges as VALUES cost ~1.1 ms, as
- * Arrow ~0.7 (step p50 4.64 → 4.24 ms, interleaved in one process).
+ * transaction: an Arrow IPC insert costs a round trip and a fixed share of DuckDB planning,
+ * while a VALUES statement in the batch costs less up front but more per row, so past
+ * MAX_LITERAL_ROWS rows Arrow is cheaper (docs/benchmarks/profiles.md, "Step commit").
  *
  * Only integers and strings of `[a-z_-]` are ever written as literals, so no caller text can reach
  * SQL this way; anything else returns null and the caller uses Arrow.

@@ -1,6 +1,7 @@
 import type { Engine } from '../../engine/engine.js';
 import { rowsOf } from '../../engine/rows.js';
 import { LedgerError } from '../../errors.js';
+import { LIMITS } from '../../schema/limits.js';
 import type { ClosureRow, NodeRow } from '../../schema/rows.js';
 import { archiveDependantsSql, archiveWrittenSql } from '../../sql/archive-sql.js';
 import type { LedgerIndex } from '../ledger-index.js';
@@ -27,6 +28,9 @@ export async function planArchive(
     throw refuse('no such committed transaction');
   if (!Number.isSafeInteger(epoch) || epoch < index.lastEpoch) {
     throw new LedgerError('EPOCH_REGRESSION', { field: 'epoch', epoch, lastEpoch: index.lastEpoch });
+  }
+  if (epoch > LIMITS.maxEpoch) {
+    throw new LedgerError('INVALID_EPOCH', { field: 'epoch', value: epoch, limit: 'maxEpoch', max: LIMITS.maxEpoch });
   }
   const written = rowsOf<{ nid: number; id: string; kind: string; first_tx: number }>(
     await engine.query(archiveWrittenSql(txNo)),

@@ -47,7 +47,7 @@ export async function replayLog(core: LedgerCore, records: readonly Uint8Array[]
  * transaction is appended so that replay skips it (and if even that append fails, the ledger
  * refuses every later call until reopened).
  *
- * Round trips cost ~0.3 ms each and an Arrow insert ~0.7 ms of DuckDB planning, so a commit is
+ * Each round trip and each Arrow insert has a fixed cost in DuckDB-WASM, so a commit is
  * one SQL batch (BEGIN, the validity UPDATE, small inserts as literals, the hooks' statements),
  * one Arrow stream per remaining table, and COMMIT (in the last batch when nothing is logged).
  */

@@ -31,7 +31,7 @@ async function handle(url: URL, method: string): Promise<Response> {
       const t0 = performance.now();
       await ledger.commit(warmStepTransaction(i, epoch));
       const t1 = performance.now();
-      const view = await ledger.asOf(epoch);
+      const view = await ledger.asOf({ epoch });
       const t2 = performance.now();
       const ws = await ledger.materialize({ budget: { tokens: 4000 } });
       const t3 = performance.now();

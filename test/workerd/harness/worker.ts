@@ -16,17 +16,21 @@ import { RMDX_SESSION } from '../../../demo/traces/rmdx-can-session.js';
 import exampleWorker, { LedgerSession, type SessionEnv, type SessionState } from '../../../demo/worker/worker.js';
 import { type OpenLedger, runConformance } from '../../conformance/cases.js';
 
-const MODULES = { duckdbModule, trampolineModule, tiktokenModule };
+/** The modules handed over explicitly, as a host with its own pipeline passes them. */
+const MODULES = { duckdbWasm: duckdbModule, trampolines: trampolineModule, tiktokenWasm: tiktokenModule };
 
 const FAIL_PUTS_HEADER = 'x-fail-puts';
 
 /** Each case swaps one option for something that is not the expected wasm module. */
 const WRONG_MODULES: Record<string, Record<string, unknown>> = {
-  'tiktoken as duckdb': { ...MODULES, duckdbModule: tiktokenModule },
-  'duckdb as trampolines': { ...MODULES, trampolineModule: duckdbModule },
-  'trampolines as tiktoken': { ...MODULES, tiktokenModule: trampolineModule },
-  'duckdb null': { ...MODULES, duckdbModule: null },
-  'wasm bytes, not a module': { ...MODULES, tiktokenModule: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) },
+  'tiktoken as duckdb': { assets: { ...MODULES, duckdbWasm: tiktokenModule } },
+  'duckdb as trampolines': { assets: { ...MODULES, trampolines: duckdbModule } },
+  'trampolines as tiktoken': { assets: { ...MODULES, tiktokenWasm: trampolineModule } },
+  'duckdb null': { assets: { ...MODULES, duckdbWasm: null } },
+  'wasm bytes, not a module': { assets: { ...MODULES, tiktokenWasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]) } },
+  'a URL, which Workers cannot compile': {
+    assets: { ...MODULES, duckdbWasm: new URL('https://example.test/duckdb-eh.wasm') },
+  },
 };
 
 /** The example's session object, its storage puts rejecting while a request asks for it. */
@@ -80,7 +84,8 @@ export default {
     if (url.pathname === '/conformance') {
       // The built bundle's Ledger and the source's are the same class, but TypeScript keeps two
       // declarations with private fields apart.
-      const open = ((options?: OpenLedgerOptions) => openLedger({ ...options, ...MODULES })) as unknown as OpenLedger;
+      const open = ((options?: OpenLedgerOptions) =>
+        openLedger({ ...options, assets: MODULES })) as unknown as OpenLedger;
       return Response.json(await runConformance(open, RMDX_SESSION));
     }
     if (url.pathname === '/wrong-modules') return openWrongModules(url.searchParams.get('case') ?? '');
