@@ -49,6 +49,8 @@ export { ENCODINGS, type Encoding } from './tokenizer/token-counter.js';
 export type {
   AnthropicBlock,
   AnthropicMessage,
+  AnthropicRenderOptions,
+  CacheControl,
   MessageShape,
   OpenAIMessage,
 } from './working-set/render-messages.js';

@@ -248,7 +248,8 @@ function refresh(): Promise<void> {
     const tokens = Number(budgetInput.value);
     $('epoch-value').textContent = `step ${epoch} of ${ledger.lastEpoch}`;
     try {
-      const ws = await ledger.materialize({ epoch, budget: { tokens } });
+      // The explorer looks at one epoch at a time: the one-shot ranking of that moment.
+      const ws = await ledger.materialize({ mode: 'fresh', epoch, budget: { tokens } });
       const source = epoch === ledger.lastEpoch ? current.history : await readRdfSource(ledger, epoch);
       if (ticket !== wanted) return;
       const tokensById = new Map(source.nodes.map((n) => [n.id, n.tokens]));
@@ -510,7 +511,7 @@ async function runSweep(): Promise<void> {
     if (sweep !== s || trace !== current) return;
     const step = queue.then(async () => {
       if (sweep !== s || trace !== current) return;
-      const ws = await current.ledger.materialize({ epoch, budget: { tokens: budget } });
+      const ws = await current.ledger.materialize({ mode: 'fresh', epoch, budget: { tokens: budget } });
       s.included[epoch] = new Set(ws.items.map((i) => i.id));
       s.blocks[epoch] = conversation(ws.items, ws.toMessages('anthropic')).flatMap((m) =>
         m.blocks.map((b) => ({ key: b.key, tokens: b.tokens })),

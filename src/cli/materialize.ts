@@ -42,7 +42,9 @@ export async function materialize(argv: readonly string[], io: CliIO): Promise<n
   }
   const { ledger } = await openLedgerDir(dir, io);
   try {
+    // A one-off look at one epoch: the one-shot ranking, not the cache-stable set of a session.
     const ws = await ledger.materialize({
+      mode: 'fresh',
       budget: { tokens },
       ...(epoch === undefined ? {} : { epoch }),
       ...(authority === undefined ? {} : { authority }),

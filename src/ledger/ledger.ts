@@ -202,6 +202,7 @@ export class Ledger {
           countTokens: (text) => config.counter.count(text),
           lastTx: index.lastTx,
           cacheOwner: this,
+          txEpoch: (tx) => index.transactions[tx]?.epoch,
         },
         request,
       );

@@ -1,11 +1,13 @@
 import { LedgerError } from '../errors.js';
 import { buildItems } from './build-items.js';
 import { explain } from './explain.js';
+import { explainSession } from './explain-session.js';
 import { packUnits } from './pack.js';
 import { type MaterializeContext, rankedCandidates } from './rank-candidates.js';
-import { resolveMaterializeRequest } from './request.js';
+import { type ResolvedRequest, resolveMaterializeRequest } from './request.js';
+import { sessionState } from './session.js';
 import type { MaterializeRequest } from './types.js';
-import { WorkingSet } from './working-set.js';
+import { WorkingSet, type WorkingSetData } from './working-set.js';
 
 export type { MaterializeContext } from './rank-candidates.js';
 
@@ -23,6 +25,7 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
       if (ctx.nidOf(id) === undefined) throw new LedgerError('UNKNOWN_NODE', { field: `roots[${i}]`, id });
     });
   }
+  if (req.mode === 'session') return materializeSession(ctx, req);
   const ranked = await rankedCandidates(ctx, req);
   const { included, excluded, excerpts } = packUnits(
     ranked.units,
@@ -37,12 +40,39 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
     epoch: req.epoch,
     items,
     tokens: items.reduce((n, i) => n + i.tokens, 0),
-    budget: {
-      tokens: req.budget.tokens,
-      ...(request.budget.records === undefined ? {} : { records: req.budget.records }),
-      ...(request.budget.chars === undefined ? {} : { chars: req.budget.chars }),
-    },
+    budget: budgetOf(req),
     graphTruncated: ranked.graph.graphTruncated,
     explanation: () => explain(items, included, excluded, ranked, ctx.nidOf),
   });
+}
+
+/**
+ * The session mode (the default): the state of the session fold at the epoch (see session.ts),
+ * explained against the ranking it was built from.
+ */
+async function materializeSession(ctx: MaterializeContext, req: ResolvedRequest): Promise<WorkingSet> {
+  const { state, ranked } = await sessionState(ctx, req);
+  const items = state?.items ?? [];
+  return new WorkingSet({
+    epoch: req.epoch,
+    items,
+    tokens: state?.tokens ?? 0,
+    budget: budgetOf(req),
+    graphTruncated: ranked.graph.graphTruncated,
+    ...(state === null
+      ? {}
+      : { session: { step: state.repacked ? 'repack' : 'append', repackedAt: state.repackedAt, kept: state.kept } }),
+    explanation: () =>
+      state === null
+        ? explain([], [], ranked.units, ranked, ctx.nidOf)
+        : explainSession(state, ranked, req.budget.tokens, ctx.nidOf),
+  });
+}
+
+function budgetOf(req: ResolvedRequest): WorkingSetData['budget'] {
+  return {
+    tokens: req.budget.tokens,
+    ...(req.given.records ? { records: req.budget.records } : {}),
+    ...(req.given.chars ? { chars: req.budget.chars } : {}),
+  };
 }

@@ -153,7 +153,7 @@ export function packUnits(
 /** The unit's tool outputs cut to excerpts within `room` tokens (what the rest of the unit
  * leaves), the longest first, or null when none keeps a relevant line: an output with no
  * relevant line that fits is elided whole (a marker naming it). */
-function excerptUnit(
+export function excerptUnit(
   cuttable: readonly Candidate[],
   tokens: number,
   room: number,
@@ -184,7 +184,7 @@ function excerptUnit(
 const EXCERPTED_KINDS: ReadonlySet<string> = new Set(['tool_result', 'evidence']);
 
 /** A unit's tokens and characters with some members shown as excerpts. */
-function cutCost(fresh: readonly Candidate[], tokens: number, cut: ReadonlyMap<number, Excerpt>): number {
+export function cutCost(fresh: readonly Candidate[], tokens: number, cut: ReadonlyMap<number, Excerpt>): number {
   for (const m of fresh) {
     const ex = cut.get(m.nid);
     if (ex) tokens += ex.tokens - m.tokens;
@@ -192,7 +192,7 @@ function cutCost(fresh: readonly Candidate[], tokens: number, cut: ReadonlyMap<n
   return tokens;
 }
 
-function cutChars(fresh: readonly Candidate[], chars: number, cut: ReadonlyMap<number, Excerpt>): number {
+export function cutChars(fresh: readonly Candidate[], chars: number, cut: ReadonlyMap<number, Excerpt>): number {
   for (const m of fresh) {
     const ex = cut.get(m.nid);
     if (ex) chars += ex.body.length - (m.body?.length ?? 0);

@@ -23,6 +23,9 @@ export interface MaterializeContext {
   /** When given (the ledger itself), the last ranking is kept for it and reused while neither
    * the ledger nor the request (budget aside) changed. */
   cacheOwner?: object;
+  /** The epoch of each committed transaction, by number (1 to lastTx): the session mode's steps.
+   * Without it the session has one step, the requested epoch. */
+  txEpoch?(tx: number): number | undefined;
 }
 
 /** Everything the materializer decides before the budget: the closure, tiers, units and the
@@ -40,25 +43,37 @@ export interface Ranked {
 }
 
 /**
- * The last ranking, keyed by the ledger's state (its last transaction) and every request field
+ * The latest rankings, keyed by the ledger's state (its last transaction) and every request field
  * but the budget: a host that materializes the same moment at several budgets — a smaller set
  * for a cheaper model, a retry after the provider refused a request, the replay evaluation's
- * budget sweep — pays for the closure and the ranking once. Read-only once built.
+ * budget sweep — pays for the closure and the ranking once. Several epochs are kept while the
+ * ledger does not change: the session mode folds over the epochs of a window (see session.ts),
+ * once per budget. Read-only once built.
  */
-const rankedCache = new WeakMap<object, { key: string; ranked: Promise<Ranked> }>();
+const rankedCache = new WeakMap<object, { lastTx: number | undefined; byKey: Map<string, Promise<Ranked>> }>();
+/** Rankings kept per ledger: a session window's epochs. */
+const MAX_RANKINGS = 64;
 
 /** The closure, tiers, units and ranked order for a request, from the cache when it still holds. */
 export function rankedCandidates(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
   const owner = ctx.cacheOwner;
-  const key = JSON.stringify([ctx.lastTx, req.epoch, req.roots, req.authority, req.hops, req.maxNodes]);
-  const hit = owner === undefined ? undefined : rankedCache.get(owner);
-  if (hit?.key === key) return hit.ranked;
+  const key = JSON.stringify([req.epoch, req.roots, req.authority, req.hops, req.maxNodes]);
+  let cache = owner === undefined ? undefined : rankedCache.get(owner);
+  if (cache !== undefined && cache.lastTx !== ctx.lastTx) cache = undefined;
+  const hit = cache?.byKey.get(key);
+  if (hit !== undefined) return hit;
   const out = rank(ctx, req);
   if (owner !== undefined) {
-    rankedCache.set(owner, { key, ranked: out });
+    if (cache === undefined) {
+      cache = { lastTx: ctx.lastTx, byKey: new Map() };
+      rankedCache.set(owner, cache);
+    }
+    const byKey = cache.byKey;
+    byKey.set(key, out);
+    if (byKey.size > MAX_RANKINGS) byKey.delete(byKey.keys().next().value!);
     // A failed load is not remembered.
     out.catch(() => {
-      if (rankedCache.get(owner)?.ranked === out) rankedCache.delete(owner);
+      if (byKey.get(key) === out) byKey.delete(key);
     });
   }
   return out;

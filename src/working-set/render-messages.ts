@@ -14,11 +14,15 @@ export interface OpenAIMessage {
   tool_call_id?: string;
 }
 
-/** A Messages API content block: text, `tool_use` or `tool_result`. */
+/** A cache breakpoint: the prefix up to and including this block may be cached. */
+export interface CacheControl {
+  type: 'ephemeral';
+}
+
 export type AnthropicBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+  | { type: 'text'; text: string; cache_control?: CacheControl }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean; cache_control?: CacheControl };
 
 /** A Messages API turn, as `toMessages('anthropic')` renders it. */
 export interface AnthropicMessage {
@@ -26,25 +30,30 @@ export interface AnthropicMessage {
   content: AnthropicBlock[];
 }
 
-/** A shape-neutral turn list both renderers are derived from. */
+/** A shape-neutral turn list both renderers are derived from. A context turn holds one text per
+ * item, so a later step that appends items appends blocks and leaves the earlier ones byte-identical. */
 type Turn =
-  | { kind: 'context'; text: string }
+  | { kind: 'context'; texts: string[]; head: boolean }
   | { kind: 'assistant'; text: string | null; calls: Array<{ id: string; name: string; input: string }> }
   | { kind: 'results'; results: Array<{ id: string; content: string; error: boolean }>; text: string | null };
 
-/** The action log renders as turns; every other kind (a new one too) goes into the context message. */
+/** The action log renders as turns; every other kind (a new one too) renders as context. */
 const ACTION_LOG_KINDS: ReadonlySet<string> = new Set<NodeKind>(['action', 'tool_call', 'tool_result']);
+/** What the stable head message holds: the tasks and steering the items start with. */
+const HEAD_KINDS: ReadonlySet<string> = new Set<NodeKind>(['task', 'steering']);
 
 /**
- * Turns the items (already in reading order, every call with its results) into turns: one
- * context message with the task, steering, claims and evidence, then the action log, each
- * action's tool calls answered by their results right after them. A body shown once elsewhere
- * is rendered as a reference; an excerpt as its kept lines with a marker line for each elided
- * run (which lines, and the id whose stored body holds them).
+ * Turns the items (in reading order, every call with its results) into turns, in item order: the
+ * tasks and steering the items start with as a head turn of their own, then each run of other
+ * context items (claims, evidence, revisions, notices) as a context turn — one text per item —
+ * and the action log, each action's tool calls answered by their results right after them. An
+ * item renders from its own fields only (never from its position or the step), so a step that
+ * appends items leaves every earlier turn byte-identical (prompt caching). A body shown once
+ * elsewhere is rendered as a reference; an excerpt as its kept lines with a marker line for each
+ * elided run (which lines, and the id whose stored body holds them).
  */
 function toTurns(items: readonly WorkingSetItem[]): Turn[] {
   const turns: Turn[] = [];
-  const context: string[] = [];
   const byId = new Map(items.map((i) => [i.id, i]));
   const bodyOf = (i: WorkingSetItem) =>
     i.ref !== undefined
@@ -64,6 +73,8 @@ function toTurns(items: readonly WorkingSetItem[]): Turn[] {
 
   let pendingAssistant: Extract<Turn, { kind: 'assistant' }> | null = null;
   let pendingUnit: string | null = null;
+  let context: Extract<Turn, { kind: 'context' }> | null = null;
+  let inHead = true;
   const flushAssistant = () => {
     if (!pendingAssistant) return;
     turns.push(pendingAssistant);
@@ -77,12 +88,21 @@ function toTurns(items: readonly WorkingSetItem[]): Turn[] {
       });
     }
     pendingAssistant = null;
+    pendingUnit = null;
   };
   for (const i of items) {
-    if (!ACTION_LOG_KINDS.has(i.kind) || (i.kind === 'tool_result' && !answered.has(i.id))) {
-      context.push(contextBlock(i, bodyOf(i)));
+    if (i.notice === undefined && !(inHead && HEAD_KINDS.has(i.kind))) inHead = false;
+    if (i.notice !== undefined || !ACTION_LOG_KINDS.has(i.kind) || (i.kind === 'tool_result' && !answered.has(i.id))) {
+      flushAssistant();
+      const text = i.notice !== undefined ? (i.body ?? '') : contextBlock(i, bodyOf(i));
+      if (context === null || context.head !== inHead) {
+        context = { kind: 'context', texts: [], head: inHead };
+        turns.push(context);
+      }
+      context.texts.push(text);
       continue;
     }
+    context = null;
     if (i.kind === 'action') {
       flushAssistant();
       pendingAssistant = {
@@ -102,7 +122,6 @@ function toTurns(items: readonly WorkingSetItem[]): Turn[] {
     }
   }
   flushAssistant();
-  if (context.length > 0) turns.unshift({ kind: 'context', text: context.join('\n\n') });
   return turns;
 }
 
@@ -120,7 +139,7 @@ export function renderOpenAI(items: readonly WorkingSetItem[]): OpenAIMessage[] 
   const toolId = toolIdMapper();
   const out: OpenAIMessage[] = [];
   for (const t of toTurns(items)) {
-    if (t.kind === 'context') out.push({ role: 'user', content: t.text });
+    if (t.kind === 'context') out.push({ role: 'user', content: t.texts.join('\n\n') });
     else if (t.kind === 'assistant') {
       // OpenAI rejects an assistant message with neither content nor tool calls; an action whose
       // calls were all left out (or are still unanswered) says so, as the Anthropic shape does.
@@ -141,14 +160,25 @@ export function renderOpenAI(items: readonly WorkingSetItem[]): OpenAIMessage[] 
   return out;
 }
 
-export function renderAnthropic(items: readonly WorkingSetItem[]): AnthropicMessage[] {
+/** Options of the Anthropic rendering. */
+export interface AnthropicRenderOptions {
+  /** Cache breakpoints (`cache_control: { type: 'ephemeral' }`) on the last block of the head (the
+   * tasks and steering) and on the last block of the request. Default true. */
+  cacheControl?: boolean;
+}
+
+export function renderAnthropic(
+  items: readonly WorkingSetItem[],
+  options: AnthropicRenderOptions = {},
+): AnthropicMessage[] {
   const toolId = toolIdMapper();
   const out: AnthropicMessage[] = [];
   const push = (role: AnthropicMessage['role'], blocks: AnthropicBlock[]) => {
     if (blocks.length === 0) return;
     const last = out[out.length - 1];
     // Anthropic requires alternating roles: consecutive turns of one role merge, keeping
-    // tool_result blocks first in a user message.
+    // tool_result blocks first in a user message. Turns are appended in item order, so a merge
+    // only appends blocks (results never follow a context turn).
     if (last && last.role === role) {
       const results = [...last.content, ...blocks].filter((b) => b.type === 'tool_result');
       const rest = [...last.content, ...blocks].filter((b) => b.type !== 'tool_result');
@@ -157,9 +187,13 @@ export function renderAnthropic(items: readonly WorkingSetItem[]): AnthropicMess
   };
   const turns = toTurns(items);
   if (turns[0]?.kind !== 'context') push('user', [{ type: 'text', text: '(no context items)' }]);
+  let headEnd: AnthropicBlock | undefined;
   for (const t of turns) {
-    if (t.kind === 'context') push('user', [{ type: 'text', text: t.text }]);
-    else if (t.kind === 'assistant') {
+    if (t.kind === 'context') {
+      const blocks = t.texts.map((text) => ({ type: 'text' as const, text }));
+      push('user', blocks);
+      if (t.head) headEnd = blocks[blocks.length - 1];
+    } else if (t.kind === 'assistant') {
       const blocks: AnthropicBlock[] = t.text ? [{ type: 'text', text: t.text }] : [];
       for (const c of t.calls)
         blocks.push({ type: 'tool_use', id: toolId(c.id), name: c.name, input: { command: c.input } });
@@ -176,6 +210,15 @@ export function renderAnthropic(items: readonly WorkingSetItem[]): AnthropicMess
         })),
       );
     }
+  }
+  if (options.cacheControl !== false) {
+    // The head (tasks and steering) stays put across re-packs; the whole request is the prefix of
+    // the next one between re-packs. Anthropic reads the longest cached prefix ending at a
+    // breakpoint, looking back up to 20 blocks from each, so a breakpoint on the last block
+    // finds the previous request's end when a step appended fewer blocks than that.
+    const lastMessage = out[out.length - 1];
+    const last = lastMessage?.content[lastMessage.content.length - 1];
+    for (const b of new Set([headEnd, last])) if (b !== undefined) b.cache_control = { type: 'ephemeral' };
   }
   return out;
 }

@@ -21,6 +21,9 @@ export interface ResolvedRequest {
   hops: number;
   maxNodes: number;
   excerpts: boolean;
+  mode: 'session' | 'fresh';
+  /** Which optional budget fields the caller gave (the working set echoes only those). */
+  given: { records: boolean; chars: boolean };
 }
 
 /** Checks a materialize request and fills its defaults once; INVALID_REQUEST names the field,
@@ -45,6 +48,8 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
     hops: boundedIntegerField(request.hops, 'hops', DEFAULT_HOPS, 0, 'maxHops'),
     maxNodes: boundedIntegerField(request.maxNodes, 'maxNodes', DEFAULT_MAX_NODES, 1, 'maxClosureNodes'),
     excerpts: flagField(request.excerpts, 'excerpts', true),
+    mode: modeField(request.mode),
+    given: { records: request.budget.records !== undefined, chars: request.budget.chars !== undefined },
   };
 }
 
@@ -52,5 +57,12 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
 function flagField(v: unknown, field: string, fallback: boolean): boolean {
   if (v === undefined) return fallback;
   if (typeof v !== 'boolean') throw invalidRequest(field, 'a boolean');
+  return v;
+}
+
+/** `'session'` (the default) or `'fresh'`. */
+function modeField(v: unknown): 'session' | 'fresh' {
+  if (v === undefined) return 'session';
+  if (v !== 'session' && v !== 'fresh') throw invalidRequest('mode', "'session' or 'fresh'");
   return v;
 }

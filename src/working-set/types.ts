@@ -9,6 +9,19 @@ export interface MaterializeRequest {
   roots?: readonly string[];
   /** `tokens` is required; `records` caps the item count, `chars` the body characters. */
   budget: { tokens: number; records?: number; chars?: number };
+  /**
+   * `'session'` (the default): the working set of an agent loop that materializes after each
+   * step, cache-stable from one step to the next — tasks and steering first, then what earlier
+   * steps showed, byte-identical and in the order it was shown, then what this step adds (its
+   * action and the open work it brings in). When the budget would overflow, the set is re-packed
+   * by relevance down to half the budget so that the following steps append again. The set at an
+   * epoch is a function of the ledger's history up to it (a fold over its epochs, re-packed at
+   * least every 64 steps), so the same ledger and request give the same bytes, after a restore too.
+   * `'fresh'`: the one-shot ranking of this moment alone, filled to the budget and in reading
+   * order (path and line, then the action log) — for a view of one epoch (an explorer, a one-off
+   * query) rather than the next request of a session.
+   */
+  mode?: 'session' | 'fresh';
   /** Authority scopes the working set may draw from; default: every scope. */
   authority?: readonly string[];
   /** Closure bounds (defaults 6 hops, 128 nodes per hop level: when more are reachable at a level,
@@ -122,6 +135,11 @@ export interface WorkingSetItem {
   role?: string;
   /** The unit the item belongs to (an action id for action transactions). */
   unit: string;
+  /** Present on a notice: an item the session mode appends when something it showed earlier (and
+   * keeps, byte-identical, in the cached prefix) stopped being current — superseded, archived or
+   * changed status. `of` names that item; `body` is the notice's text. A notice is no node: its
+   * `id` is `of` followed by `#` and what happened, and it is never cited. */
+  notice?: { of: string; reason: 'superseded' | 'archived' | 'status' };
 }
 
 export type ExclusionReason = 'budget' | 'superseded' | 'archived' | 'beyond the bound' | 'unanswered call';

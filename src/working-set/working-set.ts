@@ -2,6 +2,7 @@ import { EDGE_JOINS } from '../schema/kinds.js';
 import type { Transaction } from '../schema/types.js';
 import {
   type AnthropicMessage,
+  type AnthropicRenderOptions,
   type MessageShape,
   type OpenAIMessage,
   renderAnthropic,
@@ -20,6 +21,17 @@ export interface WorkingSetData {
   budget: { tokens: number; records?: number; chars?: number };
   graphTruncated: boolean;
   explanation: ExplanationRecord[] | (() => ExplanationRecord[]);
+  session?: SessionInfo;
+}
+
+/** How a session-mode working set came about (absent in the fresh mode). */
+export interface SessionInfo {
+  /** `append`: the previous step's items, unchanged and in order, then this step's; `repack`: re-selected. */
+  step: 'append' | 'repack';
+  /** The epoch of the last re-pack. */
+  repackedAt: number;
+  /** How many leading items the previous step's request had, byte-identical, in the same place. */
+  kept: number;
 }
 
 /** Node's hook for util.inspect (console.log), named without importing node:util. */
@@ -39,6 +51,8 @@ export class WorkingSet {
   readonly budget: { tokens: number; records?: number; chars?: number };
   /** True when a closure bound (hops or nodes) cut the graph walk. */
   readonly graphTruncated: boolean;
+  /** Session mode only: whether this step appended or re-packed. */
+  declare readonly session?: SessionInfo;
   /**
    * One record per candidate: why it is in, or why it is out. Built when first read, then kept:
    * on a long session most records name the tens of thousands of nodes beyond the bound, and
@@ -56,6 +70,7 @@ export class WorkingSet {
     this.tokens = data.tokens;
     this.budget = data.budget;
     this.graphTruncated = data.graphTruncated;
+    if (data.session !== undefined) this.session = data.session;
     const build = data.explanation;
     let records = typeof build === 'function' ? undefined : build;
     Object.defineProperty(this, 'explanation', {
@@ -75,7 +90,11 @@ export class WorkingSet {
   }
 
   /**
-   * Chat messages obeying the provider's pairing rules (every tool call answered, in order).
+   * Chat messages obeying the provider's pairing rules (every tool call answered, in order), in
+   * item order: each item renders from its own fields only, so consecutive session-mode working
+   * sets share a byte-identical prefix. The Anthropic shape carries cache breakpoints
+   * (`cache_control`) at the end of the head and of the request unless `cacheControl: false`;
+   * OpenAI caches the longest common prefix by itself.
    * @example
    * ```ts
    * const ws = await ledger.materialize({ budget: { tokens: 4000 } });
@@ -84,9 +103,9 @@ export class WorkingSet {
    * ```
    */
   toMessages(shape: 'openai'): OpenAIMessage[];
-  toMessages(shape: 'anthropic'): AnthropicMessage[];
-  toMessages(shape: MessageShape): OpenAIMessage[] | AnthropicMessage[] {
-    return shape === 'openai' ? renderOpenAI(this.items) : renderAnthropic(this.items);
+  toMessages(shape: 'anthropic', options?: AnthropicRenderOptions): AnthropicMessage[];
+  toMessages(shape: MessageShape, options?: AnthropicRenderOptions): OpenAIMessage[] | AnthropicMessage[] {
+    return shape === 'openai' ? renderOpenAI(this.items) : renderAnthropic(this.items, options);
   }
 
   /**
@@ -155,6 +174,6 @@ export class WorkingSet {
   }
 
   private citable(): WorkingSetItem[] {
-    return this.items.filter((i) => CITABLE.has(i.kind));
+    return this.items.filter((i) => i.notice === undefined && CITABLE.has(i.kind));
   }
 }

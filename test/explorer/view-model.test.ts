@@ -79,7 +79,7 @@ describe('explorer view model over a real ledger', () => {
   afterAll(() => pool.close());
 
   it('draws the closure with included, excluded and superseded nodes and the supersession links', async () => {
-    const ws = await ledger.materialize({ epoch: 3, budget: { tokens: 40 } });
+    const ws = await ledger.materialize({ mode: 'fresh', epoch: 3, budget: { tokens: 40 } });
     const { nodes, edges } = closureGraph(ws.explanation, await readRdfSource(ledger, 3));
     const state = (id: string) => nodes.find((n) => n.id === id)?.state;
     expect(nodes.length).toBe(ws.explanation.length);

@@ -43,7 +43,7 @@ describe('reading order inside an action does not follow id order', () => {
         ],
       });
     }
-    const ws = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const log = ws.items.map((i) => i.id).filter((id) => id !== 'task');
     const expected = [1, 2].flatMap((step) => [
       `z-thought-${step}`,

@@ -62,7 +62,7 @@ describe('a file the agent wrote whole is not placed by BM25', () => {
     const { transactions } = fromMiniSweAgent(trajectory);
     const ledger = await pool.ledger(0);
     for (const tx of transactions) await ledger.commit(tx);
-    const whole = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const whole = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const writer = whole.items.find((i) => i.kind === 'tool_call' && (i.body ?? '').includes('repro.py'))!;
     const view = whole.items.find((i) => i.kind === 'evidence' && i.path === 'widgets/core.py')!;
     const signal = (id: string) => whole.explanation.find((e) => e.id === id)!.signal!;
@@ -73,7 +73,11 @@ describe('a file the agent wrote whole is not placed by BM25', () => {
     const tokensOf = (unit: string) => whole.items.filter((i) => i.unit === unit).reduce((n, i) => n + i.tokens, 0);
     const rest = whole.tokens - tokensOf(run.unit) - tokensOf(writer.unit);
     expect(tokensOf(writer.unit)).toBeGreaterThan(tokensOf(run.unit));
-    const ws = await ledger.materialize({ budget: { tokens: rest + tokensOf(writer.unit) }, excerpts: false });
+    const ws = await ledger.materialize({
+      mode: 'fresh',
+      budget: { tokens: rest + tokensOf(writer.unit) },
+      excerpts: false,
+    });
     const ids = ws.items.map((i) => i.id);
     expect(ids).toContain(view.id);
     expect(ids).toContain(run.id);
@@ -132,7 +136,7 @@ describe('a script the agent rewrote: the older writing command is still authore
 
     const ledger = await pool.ledger(1);
     for (const tx of transactions) await ledger.commit(tx);
-    const whole = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const whole = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const shown = whole.items.filter(
       (i) => i.kind === 'tool_call' && (i.body ?? '').startsWith("cat <<'EOF' > repro.py"),
     );

@@ -29,7 +29,7 @@ async function workingSet(later: string[]) {
   const { transactions } = fromMiniSweAgent(trajectory(later));
   const ledger = await pool.ledger(0);
   for (const tx of transactions) await ledger.commit(tx);
-  const ws = await ledger.materialize({ budget: { tokens: 100_000 } });
+  const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
   const views = ws.items.filter((i) => i.kind === 'evidence');
   return { ws, narrow: views.find((v) => v.range?.[0] === 10)!, wide: views.find((v) => v.range?.[0] === 1)! };
 }
@@ -81,7 +81,7 @@ describe('a file range a wider view of the file shows line for line', () => {
         { from: 'task:fix', to: 'ev:wide', kind: 'cites' },
       ],
     });
-    const ws = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const narrow = ws.items.find((i) => i.id === 'ev:narrow')!;
     expect(narrow.range).toEqual([10, 15]);
     expect(ws.items.find((i) => i.id === 'ev:wide')!.body).toBe(changed.join('\n'));

@@ -37,7 +37,7 @@ describe("the current action's thought yields to the ranked evidence", () => {
     const { transactions } = fromMiniSweAgent(trajectory);
     const ledger = await pool.ledger(0);
     for (const tx of transactions) await ledger.commit(tx);
-    const whole = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const whole = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const thought = whole.items.find((i) => i.kind === 'action' && (i.body ?? '').includes('Point 11'))!;
     const call = whole.items.find((i) => i.kind === 'tool_call' && i.body === 'ls tests')!;
     const result = whole.items.find((i) => i.kind === 'tool_result' && i.unit === call.unit)!;
@@ -49,7 +49,11 @@ describe("the current action's thought yields to the ranked evidence", () => {
     const firstStep = whole.items.filter((i) => i.tier > 2 && i.id !== view.id).reduce((n, i) => n + i.tokens, 0);
     expect(thought.tokens).toBeGreaterThan(firstStep);
 
-    const ws = await ledger.materialize({ budget: { tokens: whole.tokens - thought.tokens }, excerpts: false });
+    const ws = await ledger.materialize({
+      mode: 'fresh',
+      budget: { tokens: whole.tokens - thought.tokens },
+      excerpts: false,
+    });
     const ids = ws.items.map((i) => i.id);
     expect(ids).toContain(view.id);
     expect(ids).toContain(call.id);
@@ -67,7 +71,7 @@ describe("the current action's thought yields to the ranked evidence", () => {
     expect(messages[messages.indexOf(assistant) + 1]!.role).toBe('tool');
 
     // With room for it, the thought is shown, in reading order before its call.
-    const all = await ledger.materialize({ budget: { tokens: whole.tokens }, excerpts: false });
+    const all = await ledger.materialize({ mode: 'fresh', budget: { tokens: whole.tokens }, excerpts: false });
     const order = all.items.map((i) => i.id);
     expect(order.indexOf(thought.id)).toBeGreaterThanOrEqual(0);
     expect(order.indexOf(thought.id)).toBeLessThan(order.indexOf(call.id));

@@ -105,11 +105,11 @@ describe('materialize shows an output that does not fit whole as an excerpt', ()
     const view = await ledger.asOf({ epoch: ledger.lastEpoch });
     const stored = new Map(view.nodes.map((n) => [n.id, n]));
     const long = view.nodes.find((n) => n.kind === 'tool_result' && (n.body ?? '').includes('frobnicate'))!;
-    const whole = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const whole = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const wholeTokens = whole.items.find((i) => i.id === long.id)!.tokens;
     // Room for everything but the long output, and a little more.
     const budget = whole.tokens - wholeTokens + 120;
-    const ws = await ledger.materialize({ budget: { tokens: budget } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: budget } });
     const item = ws.items.find((i) => i.id === long.id)!;
     expect(item.excerpt).toBeDefined();
     expect(item.body).toContain('ERROR frobnicate_widget raised KeyError: spindle');
@@ -129,7 +129,7 @@ describe('materialize shows an output that does not fit whole as an excerpt', ()
     const shown = openai.find((m) => m.role === 'tool' && (m.content ?? '').includes('frobnicate_widget'))!;
     expect(shown.content).toContain(`elided; whole body: ${long.id}]`);
     expect(ws.explanation.find((e) => e.id === long.id)!.reason).toMatch(/; excerpt: lines \d+-\d+ of \d+/);
-    const off = await ledger.materialize({ budget: { tokens: budget }, excerpts: false });
+    const off = await ledger.materialize({ mode: 'fresh', budget: { tokens: budget }, excerpts: false });
     expect(off.items.map((i) => i.id)).not.toContain(long.id);
     expect(off.items.some((i) => i.excerpt !== undefined)).toBe(false);
   });

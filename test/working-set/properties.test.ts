@@ -41,7 +41,7 @@ describe('working-set properties over random sessions', () => {
           await commitSession(ledger, sessionTransactions(session));
           const view = await ledger.asOf({ epoch: ledger.lastEpoch });
           for (const tokens of budgets) {
-            const ws = await ledger.materialize({ budget: { tokens } });
+            const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens } });
             expect(ws.tokens).toBeLessThanOrEqual(tokens);
             pairsIntact(ws, view.edges);
             expect(validateOpenAIMessages(ws.toMessages('openai'))).toEqual([]);
@@ -63,7 +63,7 @@ describe('working-set properties over random sessions', () => {
               const kept = i.excerpt.lines.flatMap(([a, b]) => stored.slice(a - 1, b));
               expect(i.body!.split('\n')).toEqual(kept);
             }
-            const again = await ledger.materialize({ budget: { tokens } });
+            const again = await ledger.materialize({ mode: 'fresh', budget: { tokens } });
             expect(JSON.stringify(again)).toBe(JSON.stringify(ws));
           }
           runs++;
@@ -85,7 +85,9 @@ describe('working-set properties over random sessions', () => {
         const ledger = await pool.ledger(0);
         await commitSession(ledger, sessionTransactions(s));
         const cited = `ev:${s.steps.length}`;
-        const generous = await ledger.materialize({ budget: { tokens: 100_000 } });
+        // What the higher tiers cost at this moment (the one-shot ranking); the session mode must
+        // keep the cited range at that budget too.
+        const generous = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
         // Full body tokens of the higher tiers: an upper bound of what packing them costs (in the
         // generous set some of them may only be references to a lower-tier carrier).
         const full = new Map((await ledger.asOf({ epoch: ledger.lastEpoch })).nodes.map((n) => [n.id, n.tokens]));

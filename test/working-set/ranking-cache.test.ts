@@ -20,7 +20,7 @@ afterAll(() => pool.close());
 async function freshSet(upTo: number, epoch: number, tokens: number): Promise<string> {
   const ledger = await pool.ledger(1);
   for (const tx of transactions) if (tx.epoch <= upTo) await ledger.commit(tx);
-  return JSON.stringify(await ledger.materialize({ epoch, budget: { tokens } }));
+  return JSON.stringify(await ledger.materialize({ mode: 'fresh', epoch, budget: { tokens } }));
 }
 
 describe('ranking cache', () => {
@@ -29,7 +29,8 @@ describe('ranking cache', () => {
     for (const tx of transactions) await ledger.commit(tx);
     const budgets = [4000, 300, 4000];
     const got: string[] = [];
-    for (const tokens of budgets) got.push(JSON.stringify(await ledger.materialize({ budget: { tokens } })));
+    for (const tokens of budgets)
+      got.push(JSON.stringify(await ledger.materialize({ mode: 'fresh', budget: { tokens } })));
     expect(got[0]).toBe(await freshSet(last, last, 4000));
     expect(got[1]).toBe(await freshSet(last, last, 300));
     expect(got[2]).toBe(got[0]);
@@ -41,11 +42,13 @@ describe('ranking cache', () => {
     expect(last).toBeGreaterThan(2);
     const ledger = await pool.ledger(0);
     for (const tx of transactions) if (tx.epoch < last) await ledger.commit(tx);
-    const before = JSON.stringify(await ledger.materialize({ budget: { tokens: 100_000 } }));
-    const earlier = JSON.stringify(await ledger.materialize({ epoch: last - 2, budget: { tokens: 100_000 } }));
+    const before = JSON.stringify(await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } }));
+    const earlier = JSON.stringify(
+      await ledger.materialize({ mode: 'fresh', epoch: last - 2, budget: { tokens: 100_000 } }),
+    );
     expect(earlier).not.toBe(before);
     for (const tx of transactions) if (tx.epoch === last) await ledger.commit(tx);
-    const after = JSON.stringify(await ledger.materialize({ budget: { tokens: 100_000 } }));
+    const after = JSON.stringify(await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } }));
     expect(after).not.toBe(before);
     expect(after).toBe(await freshSet(last, last, 100_000));
     expect(earlier).toBe(await freshSet(last - 1, last - 2, 100_000));
@@ -54,12 +57,12 @@ describe('ranking cache', () => {
   it('hands out items whose ranges the caller may change without touching later sets', async () => {
     const ledger = await pool.ledger(0);
     for (const tx of transactions) await ledger.commit(tx);
-    const first = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const first = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const withRange = first.items.find((i) => i.range !== undefined);
     expect(withRange).toBeDefined();
     const original = [...withRange!.range!];
     (withRange!.range as unknown as number[])[0] = -1;
-    const again = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const again = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     expect(again.items.find((i) => i.id === withRange!.id)!.range).toEqual(original);
   });
 });

@@ -32,7 +32,7 @@ describe('the RMD-X session', () => {
   });
 
   it('ranks steering, the task, unresolved claims, the current action and the range it cites above recency', async () => {
-    const ws = await ledger.materialize({ budget: { tokens: 400 } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 400 } });
     expect(ids(ws)).toEqual([
       'steer:api',
       'task:rmdx',
@@ -65,22 +65,28 @@ describe('the RMD-X session', () => {
     });
     await own.commit({ epoch: 12, transitions: [{ id: 'act:12', status: 'resolved' }] });
     const done = await own.materialize({ budget: { tokens: 400 } });
-    // Still a valid view of the file, so still ranked as current evidence — but below open work.
+    // Still a valid view of the file, so still ranked as current evidence — but below open work;
+    // the session keeps it where the previous request showed it until a re-pack.
     expect(done.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({
+      tier: 4,
+      reason: 'current evidence; kept from the previous request (prompt cache)',
+    });
+    const fresh = await own.materialize({ mode: 'fresh', budget: { tokens: 400 } });
+    expect(fresh.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({
       tier: 4,
       reason: 'current evidence',
     });
   });
 
   it('keeps the range a failing verifier cites (epoch 8: the second test run failed citing driver.py 1-40)', async () => {
-    const ws = await ledger.materialize({ epoch: 8, budget: { tokens: 800 } });
+    const ws = await ledger.materialize({ mode: 'fresh', epoch: 8, budget: { tokens: 800 } });
     expect(ids(ws)).toContain('ev:driver:1-40');
     expect(ws.explanation.find((e) => e.id === 'ev:driver:1-40')?.reason).toBe('cited by open verifier');
     expect(ids(ws)).toContain('ver:status:2');
   });
 
   it('explains superseded revisions, views and outcomes as superseded, by what and when', async () => {
-    const ws = await ledger.materialize({ budget: { tokens: 1000 } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 1000 } });
     const why = new Map(ws.explanation.map((e) => [e.id, e.reason]));
     expect(why.get('rev:driver:r1')).toBe('superseded by rev:driver:r2 at epoch 9');
     expect(why.get('ev:driver:41-70')).toBe('superseded by rev:driver:r1 at epoch 7');
@@ -145,7 +151,7 @@ describe('the RMD-X session', () => {
       [11, 1000, []],
     ];
     for (const [epoch, tokens, expected] of cases) {
-      const ws = await ledger.materialize({ epoch, budget: { tokens } });
+      const ws = await ledger.materialize({ mode: 'fresh', epoch, budget: { tokens } });
       if (expected.length > 0) expect([...ids(ws)].sort()).toEqual([...expected].sort());
       const bodies = new Map((await ledger.asOf({ epoch })).nodes.map((n) => [n.id, n.body]));
       for (const item of ws.items) {
@@ -156,7 +162,7 @@ describe('the RMD-X session', () => {
   });
 
   it('renders bodies once, and references elsewhere', async () => {
-    const ws = await ledger.materialize({ budget: { tokens: 4000 } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 4000 } });
     const result11 = ws.items.find((i) => i.id === 'result:11');
     expect(result11).toMatchObject({ ref: 'ev:tests:25-40' });
     expect(result11?.body).toBeUndefined();
@@ -168,10 +174,10 @@ describe('the RMD-X session', () => {
   it('archives a completed, unreferenced discovery transaction without changing the active set', async () => {
     const own = await pool.ledger(1);
     for (const tx of RMDX_SESSION) await own.commit(tx);
-    const before = await own.materialize({ budget: { tokens: 600 } });
+    const before = await own.materialize({ mode: 'fresh', budget: { tokens: 600 } });
     const receipt = await own.archive({ tx: 2 }); // epoch 1: `find . -name ...` listing
     expect(receipt.superseded).toEqual(['act:1', 'call:1', 'result:1']);
-    const after = await own.materialize({ budget: { tokens: 600 } });
+    const after = await own.materialize({ mode: 'fresh', budget: { tokens: 600 } });
     const active = (ws: typeof before) => ws.items.filter((i) => i.tier <= 4).map((i) => i.id);
     expect(active(after)).toEqual(active(before));
     expect(after.explanation.find((e) => e.id === 'act:1')?.reason).toBe('archived');
@@ -216,24 +222,24 @@ describe('the RMD-X session', () => {
   it('records the audit and projection records it offers as ordinary transactions', async () => {
     const own = await pool.ledger(1);
     for (const tx of RMDX_SESSION) await own.commit(tx);
-    const ws = await own.materialize({ budget: { tokens: 1000 } });
+    const ws = await own.materialize({ mode: 'fresh', budget: { tokens: 1000 } });
     const audit = await own.commit(ws.toAuditTransaction({ id: 'audit:1' }));
     expect(audit.counts.nodes).toBe(1);
     const stored = (await own.asOf({ epoch: 11 })).nodes.find((n) => n.id === 'audit:1');
     expect(JSON.parse(stored!.body!).explanation.length).toBe(ws.explanation.length);
     // A projection of what a host rendered protects it in later working sets until resolved.
-    const rendered = await own.materialize({ roots: ['ev:doc:status2'], budget: { tokens: 200 } });
+    const rendered = await own.materialize({ mode: 'fresh', roots: ['ev:doc:status2'], budget: { tokens: 200 } });
     expect(ids(rendered)).toEqual(['ev:doc:status2']);
     await own.commit({ epoch: 12, transitions: [{ id: 'act:12', status: 'resolved' }] });
     await own.commit(rendered.toProjectionTransaction({ id: 'req:1', epoch: 12 }));
-    const later = await own.materialize({ budget: { tokens: 500 } });
+    const later = await own.materialize({ mode: 'fresh', budget: { tokens: 500 } });
     expect(later.explanation.find((e) => e.id === 'ev:doc:status2')?.reason).toBe('cited by open request');
     expect(ids(later)).toContain('ev:doc:status2');
     // The audit and projection records never come back as recaps.
     expect(ids(later)).not.toContain('audit:1');
     expect(ids(later)).not.toContain('req:1');
     await own.commit({ epoch: 13, transitions: [{ id: 'req:1', status: 'resolved' }] });
-    const released = await own.materialize({ budget: { tokens: 500 } });
+    const released = await own.materialize({ mode: 'fresh', budget: { tokens: 500 } });
     expect(ids(released)).not.toContain('ev:doc:status2');
   });
 
@@ -261,10 +267,10 @@ describe('the RMD-X session', () => {
   });
 
   it('reports a cut by the node bound', async () => {
-    const ws = await ledger.materialize({ budget: { tokens: 100_000 }, maxNodes: 5 });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 }, maxNodes: 5 });
     expect(ws.graphTruncated).toBe(true);
     expect(ws.explanation.some((e) => e.reason === 'beyond the bound')).toBe(true);
-    const full = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const full = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     expect(full.graphTruncated).toBe(false);
   });
 });

@@ -31,7 +31,7 @@ describe('a file written by a here-doc is shown once', () => {
     expect(rev.body!.trimEnd()).toBe(script);
     const ledger = await pool.ledger(0);
     for (const tx of transactions) await ledger.commit(tx);
-    const ws = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const call = ws.items.find((i) => i.kind === 'tool_call')!;
     const revision = ws.items.find((i) => i.kind === 'artifact_revision')!;
     expect(call.body).toContain(script);

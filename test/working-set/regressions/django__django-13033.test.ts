@@ -38,7 +38,7 @@ describe('django__django-13033: an elided output keeps its tail in the working s
 
     const ledger = await pool.ledger(0);
     for (const tx of transactions) await ledger.commit(tx);
-    const ws = await ledger.materialize({ budget: { tokens: 100_000 } });
+    const ws = await ledger.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const result = ws.items.find((i) => i.kind === 'tool_result')!;
     expect(result.ref).toBeUndefined();
     expect(result.body).toContain('self.assertSequenceEqual(articles, [ca4, ca2, ca1, ca3])');

@@ -1,0 +1,377 @@
+import { buildItems } from './build-items.js';
+import { readingOrder } from './order.js';
+import { type Budget, cutChars, cutCost, excerptUnit, packUnits } from './pack.js';
+import type { Ranked } from './rank-candidates.js';
+import { RANKED_FROM_TIER } from './relevance.js';
+import type { Candidate, Excerpt, Unit, WorkingSetItem } from './types.js';
+
+/**
+ * What a re-pack fills the budget to: the rest is room for the steps that follow to append into
+ * (the auto-compaction of agent CLIs keeps half as well).
+ */
+export const LOW_WATERMARK = 0.5;
+
+/** One step of a session: the working set sent at an epoch, and how it came about. */
+export interface SessionState {
+  epoch: number;
+  /** In the order sent: the head (tasks, steering), then what each step added, in step order. */
+  items: WorkingSetItem[];
+  tokens: number;
+  records: number;
+  chars: number;
+  /** This step re-packed (else it appended to the previous step's items). */
+  repacked: boolean;
+  /** Why it re-packed: the first step of a window, an overflow, or a changed head. */
+  cause?: 'first step' | 'overflow' | 'head changed';
+  /** The epoch of the last re-pack (this one's when it re-packed). */
+  repackedAt: number;
+  /** What the last re-pack filled to: the low watermark, or what the guaranteed tiers took. */
+  fill: number;
+  /** The first `head` items are the head: the open tasks and steering. */
+  head: number;
+  /** Items before this index were in the previous step's request, byte-identical and in place. */
+  kept: number;
+  /** Units this step left out for the budget although they were its own (a thought that did not
+   * fit): explained as budget, not as hysteresis. */
+  skipped: string[];
+}
+
+export interface StepInput {
+  ranked: Ranked;
+  epoch: number;
+  budget: Budget;
+  excerpts: boolean;
+  idOf: (nid: number) => string | undefined;
+  nidOf: (id: string) => number | undefined;
+  countTokens: (text: string) => number;
+}
+
+const HEAD_KINDS: ReadonlySet<string> = new Set(['task', 'steering']);
+
+/** The open tasks and steering the request starts with (tier 0), in recording order. */
+const isHeadUnit = (u: Unit) => u.tier === 0 && u.members.every((m) => HEAD_KINDS.has(m.kind));
+
+/**
+ * The next step of a session: the previous request's items, byte-identical and in order, then
+ * notices for what among them stopped being current, then this step's own units — those of the
+ * guaranteed tiers (tasks, requirements and claims, the current action, evidence open work cites)
+ * not yet shown — or a re-pack when they do not fit or the head changed. Pure and deterministic.
+ */
+export function sessionStep(prev: SessionState | null, input: StepInput): SessionState {
+  if (prev === null) return repack(null, input, 'first step');
+  return appendStep(prev, input) ?? repack(prev, input, headOf(prev, input) ? 'overflow' : 'head changed');
+}
+
+/** True when the previous request's head is this step's head (the same ids, in the same order). */
+function headOf(prev: SessionState, { ranked }: StepInput): boolean {
+  const want = readingOrder(ranked.units.filter(isHeadUnit), []).map((p) => p.member.id);
+  return want.length === prev.head && want.every((id, k) => prev.items[k]!.id === id);
+}
+
+function appendStep(prev: SessionState, input: StepInput): SessionState | null {
+  const { ranked, budget, nidOf, countTokens } = input;
+  if (!headOf(prev, input)) return null;
+  const { graph, tiers, units, coveredBy, refCost } = ranked;
+  const closed = new Map(graph.closed.map((c) => [c.id, c]));
+  const shownIds = new Set(prev.items.map((i) => i.id));
+  const shown = new Set<number>();
+  /** Shown whole (not as an excerpt): what may carry another node's lines. */
+  const whole = new Set<number>();
+  const carriers = new Map<string, string>();
+  let tokens = prev.tokens;
+  let records = prev.records;
+  let chars = prev.chars;
+  const items: WorkingSetItem[] = [];
+  for (const i of prev.items) {
+    const nid = i.notice === undefined ? nidOf(i.id) : undefined;
+    const c = nid === undefined ? undefined : graph.candidates.get(nid);
+    if (nid !== undefined) shown.add(nid);
+    if (nid !== undefined && i.excerpt === undefined) whole.add(nid);
+    if (c?.bodyHash && i.body !== undefined && i.excerpt === undefined && !carriers.has(c.bodyHash))
+      carriers.set(c.bodyHash, i.id);
+    const tier = c === undefined ? undefined : tiers.get(c.nid)?.tier;
+    items.push(tier === undefined || tier === i.tier ? i : { ...i, tier });
+  }
+  // What was shown and stopped being current stays byte-identical in the prefix, followed by a
+  // notice saying so: replacing it in place would break the cache from that point on.
+  const notices: WorkingSetItem[] = [];
+  for (const i of prev.items) {
+    if (i.notice !== undefined) continue;
+    const gone = closed.get(i.id);
+    const c = graph.candidates.get(nidOf(i.id) ?? -1);
+    let notice: WorkingSetItem | null = null;
+    if (gone !== undefined) {
+      const reason = gone.reason === 'archived' ? 'archived' : 'superseded';
+      const where = i.path ? ` (${i.path}${i.range ? `:${i.range[0]}-${i.range[1]}` : ''})` : '';
+      const by = gone.by ? ` by ${gone.by}` : '';
+      notice = noticeItem(
+        i,
+        reason,
+        `[${i.id}] ${reason}${by} at epoch ${gone.closedAt}: what it shows above${where} is no longer current.`,
+      );
+    } else if (c !== undefined && !LOG_KINDS.has(i.kind) && (c.status ?? undefined) !== i.status) {
+      notice = noticeItem(
+        i,
+        'status',
+        `[${i.id}] is now ${c.status ?? 'without status'} (shown above as ${i.status}).`,
+        c.status,
+      );
+    }
+    if (notice === null || shownIds.has(notice.id)) continue;
+    notice.tokens = countTokens(notice.body!);
+    tokens += notice.tokens;
+    records += 1;
+    chars += notice.body!.length;
+    shownIds.add(notice.id);
+    notices.push(notice);
+  }
+  if (tokens > budget.tokens || records > budget.records || chars > budget.chars) return null;
+
+  // This step's own units: the guaranteed tiers' members not shown yet, highest tier first, the
+  // current action's thought after the rest (as in a fresh packing).
+  const own = units
+    .filter((u) => u.tier < RANKED_FROM_TIER && !isHeadUnit(u))
+    .map((u) => ({ ...u, members: u.members.filter((m) => !shown.has(m.nid)) }))
+    .filter((u) => u.members.length > 0)
+    .sort((a, b) => Number(a.reasoning ?? false) - Number(b.reasoning ?? false) || a.tier - b.tier || b.tx - a.tx);
+  const placed: Unit[] = [];
+  const cuts = new Map<number, Excerpt>();
+  const skipped: string[] = [];
+  const paid = new Set(carriers.keys());
+  for (const unit of own) {
+    let t = 0;
+    let c = 0;
+    const fresh: Candidate[] = [];
+    for (const m of unit.members) {
+      if (m.bodyHash === null) continue;
+      const covered = coveredBy.get(m.nid)?.every((e) => whole.has(e) || unit.members.some((u) => u.nid === e));
+      if (paid.has(m.bodyHash) || fresh.some((f) => f.bodyHash === m.bodyHash) || covered) {
+        t += Math.min(m.tokens, refCost);
+        continue;
+      }
+      fresh.push(m);
+      t += m.tokens;
+      c += m.body?.length ?? 0;
+    }
+    const n = unit.members.length;
+    const fits = (tt: number, cc: number) =>
+      tokens + tt <= budget.tokens && records + n <= budget.records && chars + cc <= budget.chars;
+    let cut: Map<number, Excerpt> | null = null;
+    if (!fits(t, c) && input.excerpts && !unit.reasoning) {
+      // Outputs whose carriers are not shown are cut like any other: nothing else shows their lines.
+      cut = excerptUnit(fresh, t, budget.tokens - tokens, ranked.excerpts);
+      if (cut !== null && !fits(cutCost(fresh, t, cut), cutChars(fresh, c, cut))) cut = null;
+    }
+    if (!fits(t, c) && cut === null) {
+      if (unit.reasoning) {
+        skipped.push(unit.key);
+        continue;
+      }
+      return null;
+    }
+    tokens += cut === null ? t : cutCost(fresh, t, cut);
+    chars += cut === null ? c : cutChars(fresh, c, cut);
+    records += n;
+    for (const m of fresh) if (!cut?.has(m.nid)) paid.add(m.bodyHash!);
+    for (const [nid, ex] of cut ?? []) cuts.set(nid, ex);
+    for (const m of unit.members) {
+      shown.add(m.nid);
+      if (!cut?.has(m.nid)) whole.add(m.nid);
+    }
+    placed.push(unit);
+  }
+  const added = appendedItems(placed, cuts, ranked, carriers, whole, input.idOf);
+  // What the items cost, exactly: the charge above is never below it (a reference found only
+  // while building costs less than the body charged).
+  const sum = [...items, ...notices, ...added].reduce((n, i) => n + i.tokens, 0);
+  if (sum > budget.tokens) return null;
+  return {
+    epoch: input.epoch,
+    items: [...items, ...notices, ...added],
+    tokens: sum,
+    records,
+    chars,
+    repacked: false,
+    repackedAt: prev.repackedAt,
+    fill: prev.fill,
+    head: prev.head,
+    kept: items.length,
+    skipped,
+  };
+}
+
+const LOG_KINDS: ReadonlySet<string> = new Set(['action', 'tool_call', 'tool_result']);
+
+function noticeItem(
+  of: WorkingSetItem,
+  reason: 'superseded' | 'archived' | 'status',
+  text: string,
+  status?: string | null,
+): WorkingSetItem {
+  return {
+    id: `${of.id}#${reason === 'status' ? `status:${status ?? 'none'}` : reason}`,
+    kind: 'message',
+    tier: of.tier,
+    tokens: 0,
+    tx: of.tx,
+    // Within the scopes of the item it is about: it tells nothing the request may not read.
+    authority: of.authority,
+    unit: of.unit,
+    body: text,
+    notice: { of: of.id, reason },
+  };
+}
+
+/**
+ * The appended units as items in reading order (context first, then the action log), each body
+ * once across the whole request: a body an earlier item carries is a reference to it, a result
+ * whose lines shown evidence carries is a reference to that evidence.
+ */
+function appendedItems(
+  placed: readonly Unit[],
+  cuts: ReadonlyMap<number, Excerpt>,
+  ranked: Ranked,
+  carriers: ReadonlyMap<string, string>,
+  shown: ReadonlySet<number>,
+  idOf: (nid: number) => string | undefined,
+): WorkingSetItem[] {
+  const out: WorkingSetItem[] = [];
+  const carrier = new Map(carriers);
+  const { coveredBy, refCost } = ranked;
+  for (const { member: m, unit } of readingOrder(placed, ranked.graph.edges)) {
+    const item = baseItem(m, unit);
+    const cut = cuts.get(m.nid);
+    const evidence = coveredBy.get(m.nid);
+    if (cut !== undefined) {
+      item.body = cut.body;
+      item.excerpt = { lines: cut.lines.map(([a, b]) => [a, b]), of: cut.of };
+      item.tokens = cut.tokens;
+    } else if (m.bodyHash !== null && evidence?.every((e) => shown.has(e)) && m.tokens > refCost) {
+      item.ref = idOf(Math.min(...evidence))!;
+      item.tokens = refCost;
+    } else if (m.bodyHash !== null) {
+      const first = carrier.get(m.bodyHash);
+      if (first !== undefined) {
+        item.ref = first;
+        item.tokens = Math.min(m.tokens, refCost);
+        if (m.tokens <= refCost) {
+          delete item.ref;
+          item.body = m.body ?? '';
+        }
+      } else {
+        carrier.set(m.bodyHash, m.id);
+        item.body = m.body ?? '';
+        item.tokens = m.tokens;
+      }
+    }
+    out.push(item);
+  }
+  return out;
+}
+
+function baseItem(m: Candidate, unit: Unit): WorkingSetItem {
+  const item: WorkingSetItem = {
+    id: m.id,
+    kind: m.kind,
+    tier: unit.tier,
+    tokens: 0,
+    tx: m.tx,
+    authority: m.authority,
+    unit: unit.key,
+  };
+  if (m.status !== null) item.status = m.status;
+  if (m.path !== null) item.path = m.path;
+  if (m.revision !== null) item.revision = m.revision;
+  if (m.range !== null) item.range = [m.range[0], m.range[1]];
+  if (m.verifier !== null) item.verifier = m.verifier;
+  if (m.tool !== null) item.tool = m.tool;
+  if (m.role !== null) item.role = m.role;
+  return item;
+}
+
+/**
+ * A re-pack: the fresh ranking packed into the low watermark, then laid out so that as much of
+ * the previous request as survives stays a prefix — the head, then the surviving items (same
+ * bytes) in the order they were sent, then the rest in reading order.
+ */
+function repack(prev: SessionState | null, input: StepInput, cause: NonNullable<SessionState['cause']>): SessionState {
+  const { ranked, budget } = input;
+  const pack = (units: readonly Unit[], tokens: number) => {
+    const { included, excerpts } = packUnits(
+      units,
+      { ...budget, tokens },
+      ranked.refCost,
+      ranked.coveredBy,
+      ranked.placement,
+      input.excerpts ? ranked.excerpts : undefined,
+    );
+    return { included, built: buildItems(included, excerpts, ranked, input.idOf) };
+  };
+  // The guaranteed tiers get the whole budget, as in a fresh packing; the ranked evidence and the
+  // history fill only up to the low watermark.
+  const first = pack(
+    ranked.units.filter((u) => u.tier < RANKED_FROM_TIER && !u.reasoning),
+    budget.tokens,
+  );
+  const guaranteed = first.built.reduce((n, i) => n + i.tokens, 0);
+  let fill = Math.max(guaranteed, Math.floor(budget.tokens * LOW_WATERMARK));
+  let { included, built } = pack(ranked.units, fill);
+  // A member charged whole until the evidence carrying it is packed costs a reference in the end:
+  // packed into what they finally cost, the guaranteed units may not all fit on the way.
+  const packed = new Set(included.map((u) => u.key));
+  if (first.included.some((u) => !packed.has(u.key))) {
+    fill = budget.tokens;
+    ({ included, built } = pack(ranked.units, fill));
+  }
+  const headIds = new Set(included.filter(isHeadUnit).flatMap((u) => u.members.map((m) => m.id)));
+  const head = built.filter((i) => headIds.has(i.id));
+  const before = new Map((prev?.items ?? []).map((i, k) => [renderKey(i), k]));
+  const rest = built
+    .filter((i) => !headIds.has(i.id))
+    .map((item, k) => ({ item, k, was: before.get(renderKey(item)) }));
+  rest.sort((a, b) =>
+    a.was !== undefined && b.was !== undefined
+      ? a.was - b.was
+      : a.was !== undefined || b.was !== undefined
+        ? a.was === undefined
+          ? 1
+          : -1
+        : a.k - b.k,
+  );
+  const items = [...head, ...rest.map((r) => r.item)];
+  const was = prev?.items ?? [];
+  let kept = 0;
+  while (kept < items.length && kept < was.length && renderKey(items[kept]!) === renderKey(was[kept]!)) kept++;
+  return {
+    epoch: input.epoch,
+    items,
+    tokens: items.reduce((n, i) => n + i.tokens, 0),
+    records: items.length,
+    chars: items.reduce((n, i) => n + (i.body?.length ?? 0), 0),
+    repacked: true,
+    cause,
+    repackedAt: input.epoch,
+    fill,
+    head: head.length,
+    kept,
+    skipped: [],
+  };
+}
+
+/** What an item renders from (its tier aside). */
+const renderKey = (i: WorkingSetItem): string =>
+  JSON.stringify([
+    i.id,
+    i.kind,
+    i.body,
+    i.ref,
+    i.excerpt,
+    i.status,
+    i.path,
+    i.revision,
+    i.range,
+    i.verifier,
+    i.tool,
+    i.role,
+    i.unit,
+  ]);
