@@ -24,7 +24,7 @@ export interface CliIO {
 export const DEFAULT_TRAJECTORIES = '../shared/data/trajectories/mini-swe-agent-gemini3pro/';
 
 export const USAGE = `Usage: context-ledger replay [<file|dir>...] [--budget N,N,...] [--out DIR] [--max-nodes N] [--hops N]
-         [--model NAME] [--input-price USD] [--cache-read X] [--cache-write X]
+         [--mode fresh|session] [--model NAME] [--input-price USD] [--cache-read X] [--cache-write X]
 
 Replays mini-swe-agent trajectories (*.traj.json; a directory stands for every one in it) and
 measures, before every edit, how much of the final patch's evidence each method holds in context:
@@ -38,6 +38,8 @@ costs with a prompt cache on.
   --max-nodes N  closure bound per hop level for the ledger (diagnosis: default the
                  materializer's own, as a user calling materialize({ budget }) gets it)
   --hops N       closure depth for the ledger (diagnosis; default the materializer's own)
+  --mode M       the ledger's materialize mode, fresh (its default) or session (the documented
+                 cache-stable option)
   --model NAME   the model the cost section prices (default ${DEFAULT_PRICING.model})
   --input-price USD  its input price per million tokens (default ${DEFAULT_PRICING.inputPerMillion})
   --cache-read X     cache reads cost X times the input price (default ${DEFAULT_PRICING.cacheRead})
@@ -88,6 +90,7 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     onProgress: progressBar(io.stderr),
     ...(args.maxNodes === undefined ? {} : { maxNodes: args.maxNodes }),
     ...(args.hops === undefined ? {} : { hops: args.hops }),
+    ...(args.mode === undefined ? {} : { mode: args.mode }),
     pricing: args.pricing,
   });
   const markdown = renderMarkdown(report);
@@ -114,6 +117,7 @@ interface Args {
   out?: string;
   maxNodes?: number;
   hops?: number;
+  mode?: 'fresh' | 'session';
   pricing: Pricing;
   help: boolean;
 }
@@ -126,6 +130,7 @@ function parse(args: readonly string[]): Args {
       out: { type: 'string' },
       'max-nodes': { type: 'string' },
       hops: { type: 'string' },
+      mode: { type: 'string' },
       model: { type: 'string' },
       'input-price': { type: 'string' },
       'cache-read': { type: 'string' },
@@ -145,6 +150,9 @@ function parse(args: readonly string[]): Args {
   if (values.out === '') throw new UsageError('--out needs a directory');
   const maxNodes = positiveInteger('--max-nodes', values['max-nodes']);
   const hops = positiveInteger('--hops', values.hops);
+  const mode = values.mode;
+  if (mode !== undefined && mode !== 'fresh' && mode !== 'session')
+    throw new UsageError(`--mode: ${JSON.stringify(mode)} is not fresh or session`);
   if (values.model === '') throw new UsageError('--model needs a name');
   const pricing: Pricing = {
     model: values.model ?? DEFAULT_PRICING.model,
@@ -158,6 +166,7 @@ function parse(args: readonly string[]): Args {
     ...(values.out === undefined ? {} : { out: values.out }),
     ...(maxNodes === undefined ? {} : { maxNodes }),
     ...(hops === undefined ? {} : { hops }),
+    ...(mode === undefined ? {} : { mode }),
     pricing,
     help: values.help === true,
   };

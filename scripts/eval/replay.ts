@@ -71,6 +71,8 @@ export interface ReplayOptions {
    * calling `materialize({ budget })` gets them. */
   maxNodes?: number;
   hops?: number;
+  /** The ledger's materialize mode; by default the materializer's own. */
+  mode?: 'fresh' | 'session';
   bootstrap?: Partial<BootstrapOptions>;
   /** A database to reuse (the caller closes it); by default one is opened and closed here. */
   pool?: LedgerPool;
@@ -89,6 +91,7 @@ export async function replayTrajectories(
   const settings = {
     maxNodes: options.maxNodes ?? null,
     hops: options.hops ?? null,
+    mode: options.mode ?? null,
     bootstrap: { ...DEFAULT_BOOTSTRAP, ...options.bootstrap },
   };
   const pool = options.pool ?? new LedgerPool();
@@ -173,7 +176,7 @@ async function replayOne(
   name: string,
   { transactions, gold, editGold }: Prepared,
   budgets: readonly number[],
-  settings: { maxNodes: number | null; hops: number | null },
+  settings: { maxNodes: number | null; hops: number | null; mode: 'fresh' | 'session' | null },
   ledger: Ledger,
   onContext: ReplayOptions['onContext'],
   withCost: boolean,
@@ -196,6 +199,7 @@ async function replayOne(
       budget: { tokens },
       ...(settings.maxNodes === null ? {} : { maxNodes: settings.maxNodes }),
       ...(settings.hops === null ? {} : { hops: settings.hops }),
+      ...(settings.mode === null ? {} : { mode: settings.mode }),
     });
   // A block's text recurs in many requests: count it once.
   const counted = new Map<string, number>();

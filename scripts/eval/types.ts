@@ -101,7 +101,13 @@ export interface ReplayReport {
   /** Gold lines of the final patches: those measured, and those ignored as blank or shorter than MIN_GOLD_CHARS. */
   goldLines: { usable: number; ignoredShort: number; editUsable: number };
   /** Closure bounds: null = the materializer's defaults (what a user gets). */
-  settings: { maxNodes: number | null; hops: number | null; encoding: 'o200k_base'; bootstrap: BootstrapOptions };
+  settings: {
+    maxNodes: number | null;
+    hops: number | null;
+    mode?: 'fresh' | 'session' | null;
+    encoding: 'o200k_base';
+    bootstrap: BootstrapOptions;
+  };
   budgets: BudgetSummary[];
   /** The agent loop's input cost over every step (see CostSummary). */
   cost: CostReport;

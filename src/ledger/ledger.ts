@@ -95,6 +95,11 @@ export class Ledger {
    * What opening the storage had to cut off its log, or null: a torn or damaged tail. When
    * `wholeFrame` is true the cut frame may have held an acknowledged transaction, now lost; tell
    * the user (the CLI prints a warning).
+   *
+   * @example
+   * ```ts
+   * if (ledger.recovered?.wholeFrame) console.warn('the last commit before the crash was lost');
+   * ```
    */
   get recovered(): Recovered | null {
     return this.#core.recovered;

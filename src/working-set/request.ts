@@ -60,9 +60,9 @@ function flagField(v: unknown, field: string, fallback: boolean): boolean {
   return v;
 }
 
-/** `'session'` (the default) or `'fresh'`. */
+/** `'fresh'` (the default) or `'session'`. */
 function modeField(v: unknown): 'session' | 'fresh' {
-  if (v === undefined) return 'session';
+  if (v === undefined) return 'fresh';
   if (v !== 'session' && v !== 'fresh') throw invalidRequest('mode', "'session' or 'fresh'");
   return v;
 }

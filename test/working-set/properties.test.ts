@@ -92,10 +92,12 @@ describe('working-set properties over random sessions', () => {
         // generous set some of them may only be references to a lower-tier carrier).
         const full = new Map((await ledger.asOf({ epoch: ledger.lastEpoch })).nodes.map((n) => [n.id, n.tokens]));
         const needed = generous.items.filter((i) => i.tier <= 3).reduce((n, i) => n + full.get(i.id)!, 0);
-        const tight = await ledger.materialize({ budget: { tokens: needed } });
+        const tight = await ledger.materialize({ mode: 'session', budget: { tokens: needed } });
         expect(tight.items.map((i) => i.id)).toContain(cited);
         const restored = await pool.ledger(1, await ledger.snapshot());
-        expect(JSON.stringify(await restored.materialize({ budget: { tokens: needed } }))).toBe(JSON.stringify(tight));
+        expect(JSON.stringify(await restored.materialize({ mode: 'session', budget: { tokens: needed } }))).toBe(
+          JSON.stringify(tight),
+        );
       }),
       { numRuns: 40, seed: 99 },
     );

@@ -22,7 +22,7 @@ describe('the RMD-X session', () => {
   it('at every budget, no tool call is split from its result and both message shapes validate', async () => {
     const produces = (await ledger.asOf({ epoch: 11 })).edges.filter((e) => e.kind === 'produces');
     for (let tokens = 0; tokens <= 2600; tokens += 50) {
-      const ws = await ledger.materialize({ budget: { tokens } });
+      const ws = await ledger.materialize({ mode: 'session', budget: { tokens } });
       const inSet = new Set(ids(ws));
       for (const e of produces) expect(inSet.has(e.from), `${e.from}/${e.to} at ${tokens}`).toBe(inSet.has(e.to));
       expect(ws.tokens).toBeLessThanOrEqual(tokens);
@@ -57,14 +57,14 @@ describe('the RMD-X session', () => {
   it('keeps an exact file range while an open edit cites it, and stops protecting it once the edit is done', async () => {
     const own = await pool.ledger(1);
     for (const tx of RMDX_SESSION) await own.commit(tx);
-    const open = await own.materialize({ budget: { tokens: 400 } });
+    const open = await own.materialize({ mode: 'session', budget: { tokens: 400 } });
     expect(ids(open)).toContain('ev:tests:25-40');
     expect(open.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({
       tier: 3,
       reason: 'cited by open edit',
     });
     await own.commit({ epoch: 12, transitions: [{ id: 'act:12', status: 'resolved' }] });
-    const done = await own.materialize({ budget: { tokens: 400 } });
+    const done = await own.materialize({ mode: 'session', budget: { tokens: 400 } });
     // Still a valid view of the file, so still ranked as current evidence — but below open work;
     // the session keeps it where the previous request showed it until a re-pack.
     expect(done.explanation.find((e) => e.id === 'ev:tests:25-40')).toMatchObject({
@@ -260,7 +260,7 @@ describe('the RMD-X session', () => {
   });
 
   it('never shows records outside the authority scopes', async () => {
-    const ws = await ledger.materialize({ budget: { tokens: 100_000 }, authority: ['user', 'agent'] });
+    const ws = await ledger.materialize({ mode: 'session', budget: { tokens: 100_000 }, authority: ['user', 'agent'] });
     expect(ws.items.every((i) => i.authority === 'user' || i.authority === 'agent')).toBe(true);
     const all = new Map((await ledger.asOf({ epoch: 11 })).nodes.map((n) => [n.id, n.authority]));
     for (const e of ws.explanation) expect(['user', 'agent']).toContain(all.get(e.id) ?? 'agent');

@@ -42,7 +42,7 @@ describe('session mode (the default): an agent loop that materializes after ever
         let prev: WorkingSet | null = null;
         for (const tx of txs) {
           if (!(await commitStep(ledger, tx))) continue;
-          const ws = await ledger.materialize({ budget: { tokens } });
+          const ws = await ledger.materialize({ mode: 'session', budget: { tokens } });
           expect(ws.tokens).toBeLessThanOrEqual(tokens);
           expect(ws.tokens).toBe(ws.items.reduce((n, i) => n + i.tokens, 0));
           expect(validateOpenAIMessages(ws.toMessages('openai'))).toEqual([]);
@@ -81,17 +81,23 @@ describe('session mode (the default): an agent loop that materializes after ever
         // materialized before, from a restored one, and after restoring and going on.
         const once = await pool.ledger(1);
         for (const tx of txs) await commitStep(once, tx);
-        expect(JSON.stringify(await once.materialize({ budget: { tokens } }))).toBe(JSON.stringify(prev));
+        expect(JSON.stringify(await once.materialize({ mode: 'session', budget: { tokens } }))).toBe(
+          JSON.stringify(prev),
+        );
         const restored = await pool.ledger(1, await ledger.snapshot());
-        expect(JSON.stringify(await restored.materialize({ budget: { tokens } }))).toBe(JSON.stringify(prev));
+        expect(JSON.stringify(await restored.materialize({ mode: 'session', budget: { tokens } }))).toBe(
+          JSON.stringify(prev),
+        );
         const next: Transaction = {
           epoch: ledger.lastEpoch + 1,
           nodes: [{ id: 'late', kind: 'claim', status: 'open', authority: 'agent', body: 'one more claim' }],
         };
         await ledger.commit(next);
         await restored.commit(next);
-        const a = await ledger.materialize({ budget: { tokens } });
-        expect(JSON.stringify(await restored.materialize({ budget: { tokens } }))).toBe(JSON.stringify(a));
+        const a = await ledger.materialize({ mode: 'session', budget: { tokens } });
+        expect(JSON.stringify(await restored.materialize({ mode: 'session', budget: { tokens } }))).toBe(
+          JSON.stringify(a),
+        );
         // `materialize` is a read: it committed nothing.
         expect(ledger.lastTx).toBe(restored.lastTx);
       }),
@@ -109,7 +115,7 @@ describe('session mode (the default): an agent loop that materializes after ever
     const fresh = await ledger.materialize({ budget: { tokens: 400 }, mode: 'fresh' });
     expect(fresh.session).toBeUndefined();
     expect(JSON.parse(JSON.stringify(fresh))).not.toHaveProperty('session');
-    const stable = await ledger.materialize({ budget: { tokens: 400 } });
+    const stable = await ledger.materialize({ mode: 'session', budget: { tokens: 400 } });
     expect(stable.session).toBeDefined();
     await expect(ledger.materialize({ budget: { tokens: 400 }, mode: 'sticky' as never })).rejects.toMatchObject({
       code: 'INVALID_REQUEST',

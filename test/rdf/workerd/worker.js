@@ -47,7 +47,7 @@ export default {
         badSparql: await step(() => sparql(ledger, 'SELECT ?x WHERE { ?x')),
         // Thrown by the Workers entry's own code, and by the core under it.
         badOptions: await step(() => openLedger(null)),
-        badModule: await step(() => openLedger({ duckdbModule: null })),
+        badModule: await step(() => openLedger({ assets: { duckdbWasm: null } })),
         badCommit: await step(() => ledger.commit({ epoch: 9, nodes: [{ id: 'x', kind: 'thought' }] })),
       };
       return Response.json(out);
