@@ -57,4 +57,4 @@ export type {
 export type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './working-set/types.js';
 export { validateAnthropicMessages, validateOpenAIMessages } from './working-set/validate-messages.js';
 // A type only: working sets are made by `ledger.materialize`, never constructed by callers.
-export type { WorkingSet } from './working-set/working-set.js';
+export type { SessionInfo, WorkingSet } from './working-set/working-set.js';

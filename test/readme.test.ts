@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,23 @@ describe('README', () => {
 });
 
 /**
+ * `context-ledger` and each subpath of the package's `exports` mapped to the source file its
+ * built file comes from (`./dist/x/index.js` → `src/x/index.ts`).
+ */
+function sourcePaths(): Record<string, string[]> {
+  const exports: Record<string, string | { default?: string }> = JSON.parse(
+    readFileSync(join(ROOT, 'package.json'), 'utf8'),
+  ).exports;
+  const paths: Record<string, string[]> = { 'context-ledger': [join(ROOT, 'src/entries/node.ts')] };
+  for (const [subpath, target] of Object.entries(exports)) {
+    const built = typeof target === 'string' ? target : target.default;
+    if (subpath === '.' || !built?.startsWith('./dist/')) continue;
+    paths[`context-ledger/${subpath.slice(2)}`] = [join(ROOT, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'))];
+  }
+  return paths;
+}
+
+/**
  * Every `ts` block of the README and `docs/`, run from source as its own Node program (tsx, with
  * `context-ledger` and its subpaths mapped to `src/`) in a fresh folder under `.scratch/` holding
  * the transcripts the examples read. The package test runs the same programs against the packed package.
@@ -64,10 +82,7 @@ describe('the examples of the README and docs/, run from source', () => {
       JSON.stringify({
         extends: join(ROOT, 'tsconfig.json'),
         compilerOptions: {
-          paths: {
-            'context-ledger': [join(ROOT, 'src/entries/node.ts')],
-            'context-ledger/*': [join(ROOT, 'src/*')],
-          },
+          paths: sourcePaths(),
         },
       }),
     );

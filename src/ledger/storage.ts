@@ -20,6 +20,10 @@ export interface Recovered {
   reason: string;
 }
 
+/**
+ * What a ledger needs of a durable medium: load what is there, append a record durably, replace the
+ * snapshot. Implement it to put a ledger on a medium the package does not ship.
+ */
 export interface StorageAdapter {
   /**
    * The latest snapshot (null when none) and the log records written after it, in order;

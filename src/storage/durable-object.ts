@@ -37,6 +37,7 @@ export interface DurableObjectStorageOptions {
   compactEvery?: number;
 }
 
+/** A ledger in a Durable Object's transactional storage, chunked under its value cap. */
 export interface DurableObjectLedgerStorage extends StorageAdapter {
   /** Records in the log, i.e. appended since the snapshot. */
   readonly logRecords: number;

@@ -33,6 +33,7 @@ export interface NodeDirectoryOptions {
 
 const DEFAULT_STALE_LOCK_MS = 10_000;
 
+/** A ledger directory on a local file system, held under its lock until closed. */
 export interface NodeDirectoryStorage extends StorageAdapter {
   /** The directory, as an absolute path. */
   readonly dir: string;

@@ -19,6 +19,7 @@ export interface CacheControl {
   type: 'ephemeral';
 }
 
+/** One content block of a Messages API turn: text, a tool use, or a tool result. */
 export type AnthropicBlock =
   | { type: 'text'; text: string; cache_control?: CacheControl }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
