@@ -56,7 +56,9 @@ function sourcePaths(): Record<string, string[]> {
   for (const [subpath, target] of Object.entries(exports)) {
     const built = typeof target === 'string' ? target : target.default;
     if (subpath === '.' || !built?.startsWith('./dist/')) continue;
-    paths[`context-ledger/${subpath.slice(2)}`] = [join(ROOT, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'))];
+    paths[`context-ledger/${subpath.slice(2)}`] = [
+      join(ROOT, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
+    ];
   }
   return paths;
 }
