@@ -54,7 +54,12 @@ export type {
   MessageShape,
   OpenAIMessage,
 } from './working-set/render-messages.js';
-export type { ExplanationRecord, MaterializeRequest, WorkingSetItem } from './working-set/types.js';
+export type {
+  ExplanationRecord,
+  MaterializeRequest,
+  WorkingSetExplanationCode,
+  WorkingSetItem,
+} from './working-set/types.js';
 export { validateAnthropicMessages, validateOpenAIMessages } from './working-set/validate-messages.js';
 // A type only: working sets are made by `ledger.materialize`, never constructed by callers.
 export type { SessionInfo, WorkingSet } from './working-set/working-set.js';

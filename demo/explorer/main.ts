@@ -321,7 +321,7 @@ function drawConversationTab(): void {
   const messages = conversation(ws.items, ws.toMessages('anthropic'));
   const txOf = new Map(source.nodes.map((n) => [n.id, n]));
   const stubs: Stub[] = ws.explanation
-    .filter((e) => !e.included && (byBudget(e) || e.reason.startsWith('unanswered')))
+    .filter((e) => !e.included && (byBudget(e) || e.code === 'unanswered-call'))
     .map((e) => {
       const rec = txOf.get(e.id);
       const tokens = rec?.tokens;
@@ -355,7 +355,7 @@ function drawConversationTab(): void {
         : ' The model would not see what it is doing now; a larger budget keeps it.',
     );
   }
-  const other = ws.explanation.filter((e) => !e.included && !byBudget(e) && !e.reason.startsWith('unanswered'));
+  const other = ws.explanation.filter((e) => !e.included && !byBudget(e) && e.code !== 'unanswered-call');
   const superseded = other.filter((e) => /^(superseded|archived)/.test(e.reason)).length;
   $('conversation').append(
     h(

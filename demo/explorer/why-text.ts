@@ -88,7 +88,7 @@ export interface WhyContext {
 }
 
 /** Left out by the budget (its tier's room ran out), as opposed to superseded or beyond the bound. */
-export const byBudget = (e: ExplanationRecord): boolean => !e.included && /^budget\b/.test(e.reason);
+export const byBudget = (e: ExplanationRecord): boolean => e.code === 'budget';
 
 /**
  * The one-line stub a left-out record gets in the conversation:

@@ -103,6 +103,7 @@ export async function createLedgerMcpServer(ledger: Ledger, options: LedgerMcpOp
         record ?? {
           id: a.id,
           included: false,
+          code: 'not-a-candidate',
           reason:
             'not a candidate: unknown, not valid at the epoch, outside the authority scopes, or unreachable from the roots',
         },

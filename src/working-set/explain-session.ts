@@ -39,7 +39,13 @@ export function explainSession(
   const out: ExplanationRecord[] = state.items.map((item, k) => {
     const kept = k < state.kept ? '; kept from the previous request (prompt cache)' : '';
     if (item.notice !== undefined)
-      return { id: item.id, included: true, tier: item.tier, reason: `notice: ${item.notice.of} is no longer current` };
+      return {
+        id: item.id,
+        included: true,
+        tier: item.tier,
+        reason: `notice: ${item.notice.of} is no longer current`,
+        code: 'notice',
+      };
     const own = ofItem.get(item.id);
     if (own !== undefined) return { ...own, reason: `${own.reason}${kept}` };
     const gone = closed.get(item.id);
@@ -47,18 +53,18 @@ export function explainSession(
       gone !== undefined
         ? `${gone.reason === 'archived' ? 'archived' : 'superseded'} at epoch ${gone.closedAt}: kept byte-identical in the cached prefix, followed by a notice that it is no longer current`
         : 'shown earlier and still valid, no longer reached by the closure';
-    return { id: item.id, included: true, tier: item.tier, reason: `${reason}${kept}` };
+    return { id: item.id, included: true, tier: item.tier, reason: `${reason}${kept}`, code: 'kept-in-prefix' };
   });
   const held = `held out since the re-pack at epoch ${state.repackedAt}: between re-packs a step adds only its action and the open work it brings in`;
   for (const r of records.slice(ranksItems.length)) {
-    if (!r.reason.startsWith('budget (')) out.push(r);
+    if (r.code !== 'budget') out.push(r);
     else if (state.repacked)
       out.push({
         ...r,
         reason: `budget (re-packed to ${state.fill} of ${budgetTokens} tokens, the low watermark or what the guaranteed tiers took; ${r.reason.slice(8)}`,
       });
     else if (skipped.size > 0 && skipped.has(unitOf(r.id, ranked))) out.push(r);
-    else out.push({ ...r, reason: `${held} (${r.reason.slice(8)}` });
+    else out.push({ ...r, reason: `${held} (${r.reason.slice(8)}`, code: 'held-out' });
   }
   return out;
 }

@@ -19,7 +19,8 @@ export function explain(
   const unitReason = new Map(included.map((u) => [u.key, u.reason]));
   for (const item of items) {
     const own = tiers.get(nidOf(item.id)!)!;
-    const reason = own.tier === item.tier ? own.reason : `kept with ${item.unit} (${unitReason.get(item.unit)})`;
+    const selected = own.tier === item.tier;
+    const reason = selected ? own.reason : `kept with ${item.unit} (${unitReason.get(item.unit)})`;
     const how = item.ref
       ? `; body shared with ${item.ref}`
       : item.excerpt
@@ -30,6 +31,7 @@ export function explain(
       included: true,
       tier: item.tier,
       reason: `${reason}${how}`,
+      code: selected ? 'selected' : 'kept-with-unit',
       ...signalOf(placement.get(item.unit)),
     });
   }
@@ -43,6 +45,7 @@ export function explain(
         reason: unit.reasoning
           ? `budget (${tiers.get(m.nid)!.reason}: its thought, packed after the ranked evidence)`
           : `budget (${tiers.get(m.nid)!.reason})`,
+        code: 'budget',
         ...signalOf(placement.get(unit.key)),
       });
   }
@@ -52,6 +55,7 @@ export function explain(
       included: false,
       tier: tiers.get(c.nid)!.tier,
       reason: 'unanswered call: a call is never shown without its result',
+      code: 'unanswered-call',
     });
   const closed = new Set<ExplanationRecord>();
   for (const c of graph.closed) {
@@ -59,6 +63,7 @@ export function explain(
       id: c.id,
       included: false,
       reason: c.reason === 'archived' ? 'archived' : `superseded${c.by ? ` by ${c.by}` : ''} at epoch ${c.closedAt}`,
+      code: c.reason === 'archived' ? 'archived' : 'superseded',
     };
     out.push(record);
     closed.add(record);
@@ -72,10 +77,10 @@ export function explain(
   let b = 0;
   for (const record of out) {
     while (b < beyond.length && (beyond[b]! < record.id || (beyond[b] === record.id && closed.has(record))))
-      explanation.push({ id: beyond[b++]!, included: false, reason: 'beyond the bound' });
+      explanation.push(beyondBound(beyond[b++]!));
     explanation.push(record);
   }
-  while (b < beyond.length) explanation.push({ id: beyond[b++]!, included: false, reason: 'beyond the bound' });
+  while (b < beyond.length) explanation.push(beyondBound(beyond[b++]!));
   return explanation;
 }
 
@@ -86,3 +91,10 @@ const excerptLines = (e: NonNullable<WorkingSetItem['excerpt']>): string =>
 /** The signal that placed a ranked unit, and its rank in that channel. */
 const signalOf = (p: Placement | undefined): { signal?: string } =>
   p === undefined ? {} : { signal: `${p.signal} #${p.signalRank}` };
+
+const beyondBound = (id: string): ExplanationRecord => ({
+  id,
+  included: false,
+  reason: 'beyond the bound',
+  code: 'beyond-bound',
+});

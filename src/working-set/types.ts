@@ -143,14 +143,37 @@ export interface WorkingSetItem {
   notice?: { of: string; reason: 'superseded' | 'archived' | 'status' };
 }
 
-export type ExclusionReason = 'budget' | 'superseded' | 'archived' | 'beyond the bound' | 'unanswered call';
+/**
+ * Why a working-set candidate is in or out, as a code; `selected` and `budget` mean what they
+ * mean in retrieval's explanation. In: `selected` (its own tier placed it), `kept-with-unit` (kept
+ * with the call, result or action it belongs to), `kept-in-prefix` (session mode: shown earlier and
+ * kept byte-identical in the cached prefix, though the closure no longer reaches it or it is no
+ * longer current), `notice` (session mode: says an earlier item is no longer current). Out:
+ * `budget`, `held-out` (session mode: not added between re-packs), `unanswered-call` (a call
+ * without its result), `beyond-bound` (past the closure's hop or node bound), `superseded`,
+ * `archived`.
+ */
+export type WorkingSetExplanationCode =
+  | 'selected'
+  | 'kept-with-unit'
+  | 'kept-in-prefix'
+  | 'notice'
+  | 'budget'
+  | 'held-out'
+  | 'unanswered-call'
+  | 'beyond-bound'
+  | 'superseded'
+  | 'archived';
 
 /** Why one candidate is in the working set or out of it. */
 export interface ExplanationRecord {
   id: string;
   included: boolean;
   tier?: number;
+  /** Why, in words. */
   reason: string;
+  /** Why, as a stable code. */
+  code: WorkingSetExplanationCode;
   /** For ranked items (current evidence, verifier dependencies, history): the signal that placed
    * it in the fused order and its rank there, e.g. `bm25 #2`, `action bm25 #1`, `exact path #1`,
    * `recency #4`. */

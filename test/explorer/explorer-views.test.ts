@@ -18,6 +18,7 @@ import { RMDX_SESSION } from '../../demo/traces/rmdx-can-session.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { sparql } from '../../src/rdf/sparql.js';
 import { readRdfSource } from '../../src/rdf/view.js';
+import type { ExplanationRecord } from '../../src/working-set/types.js';
 import { TIERS } from '../../src/working-set/types.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
@@ -26,7 +27,14 @@ const tierName = (t: number) => TIERS[t] ?? String(t);
 describe('why a record is in or out', () => {
   it('why-out text names the tier once (was "budget (recent history) (recent-history)")', () => {
     const text = whyText(
-      { id: 'act:17', included: false, tier: 6, reason: 'budget (recent history)', signal: 'recency #12' },
+      {
+        id: 'act:17',
+        included: false,
+        tier: 6,
+        reason: 'budget (recent history)',
+        code: 'budget',
+        signal: 'recency #12',
+      },
       { tokens: 35, rank: { rank: 9, of: 14 }, needs: 35, free: 12 },
       tierName,
     );
@@ -37,27 +45,60 @@ describe('why a record is in or out', () => {
   });
 
   it('a stub gives size, rank in tier and the room that was free', () => {
-    const e = { id: 'act:17', included: false, tier: 6, reason: 'budget (recent history)', signal: 'recency #12' };
+    const e: ExplanationRecord = {
+      id: 'act:17',
+      included: false,
+      tier: 6,
+      reason: 'budget (recent history)',
+      code: 'budget',
+      signal: 'recency #12',
+    };
     expect(stubText(e, { tokens: 35, rank: { rank: 9, of: 14 }, needs: 35, free: 12 })).toBe(
       '✗ act:17 · 35 tok · rank 9 of 14 · needs 35, 12 free',
     );
     expect(
       stubText(
-        { id: 'x', included: false, reason: 'unanswered call: a call is never shown without its result' },
+        {
+          id: 'x',
+          included: false,
+          reason: 'unanswered call: a call is never shown without its result',
+          code: 'unanswered-call',
+        },
         { free: 3 },
       ),
     ).toBe('✗ x · unanswered call: a call is never shown without its result');
   });
 
   it('ranks units within a tier by their signal, and sums what a dropped unit needs', () => {
-    const explanation = [
-      { id: 'act:3', included: true, tier: 6, reason: 'recent history', signal: 'recency #1' },
-      { id: 'call:3', included: true, tier: 6, reason: 'recent history', signal: 'recency #1' },
-      { id: 'act:2', included: false, tier: 6, reason: 'budget (recent history)', signal: 'recency #4' },
-      { id: 'call:2', included: false, tier: 6, reason: 'budget (recent history)', signal: 'recency #4' },
-      { id: 'act:1', included: false, tier: 6, reason: 'budget (recent history)', signal: 'recency #9' },
-      { id: 'ev:1', included: true, tier: 4, reason: 'current evidence', signal: 'bm25 #1' },
-      { id: 'task', included: true, tier: 0, reason: 'active task' },
+    const explanation: ExplanationRecord[] = [
+      { id: 'act:3', included: true, tier: 6, reason: 'recent history', code: 'selected', signal: 'recency #1' },
+      { id: 'call:3', included: true, tier: 6, reason: 'recent history', code: 'selected', signal: 'recency #1' },
+      {
+        id: 'act:2',
+        included: false,
+        tier: 6,
+        reason: 'budget (recent history)',
+        code: 'budget',
+        signal: 'recency #4',
+      },
+      {
+        id: 'call:2',
+        included: false,
+        tier: 6,
+        reason: 'budget (recent history)',
+        code: 'budget',
+        signal: 'recency #4',
+      },
+      {
+        id: 'act:1',
+        included: false,
+        tier: 6,
+        reason: 'budget (recent history)',
+        code: 'budget',
+        signal: 'recency #9',
+      },
+      { id: 'ev:1', included: true, tier: 4, reason: 'current evidence', code: 'selected', signal: 'bm25 #1' },
+      { id: 'task', included: true, tier: 0, reason: 'active task', code: 'selected' },
     ];
     const ranks = tierRanks(explanation);
     expect(ranks.get('act:2')).toEqual({ rank: 2, of: 3 });
@@ -76,8 +117,8 @@ describe('why a record is in or out', () => {
   it('flags a dropped current action', () => {
     expect(
       droppedCurrentAction([
-        { id: 'act:9', included: false, tier: 2, reason: 'budget (current action)' },
-        { id: 'act:8', included: false, tier: 6, reason: 'budget (recent history)' },
+        { id: 'act:9', included: false, tier: 2, reason: 'budget (current action)', code: 'budget' },
+        { id: 'act:8', included: false, tier: 6, reason: 'budget (recent history)', code: 'budget' },
       ]).map((e) => e.id),
     ).toEqual(['act:9']);
   });

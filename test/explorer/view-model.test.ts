@@ -43,10 +43,10 @@ describe('explorer helpers', () => {
 
   it('orders and filters the explanation rows', () => {
     const rows = explanationRows([
-      { id: 'act:10', included: false, tier: 6, reason: 'budget (recent history)' },
-      { id: 'act:2', included: false, tier: 2, reason: 'budget' },
-      { id: 'task', included: true, tier: 0, reason: 'active task' },
-      { id: 'ev:1', included: false, reason: 'superseded by rev:2 at epoch 3' },
+      { id: 'act:10', included: false, tier: 6, reason: 'budget (recent history)', code: 'budget' },
+      { id: 'act:2', included: false, tier: 2, reason: 'budget', code: 'budget' },
+      { id: 'task', included: true, tier: 0, reason: 'active task', code: 'selected' },
+      { id: 'ev:1', included: false, reason: 'superseded by rev:2 at epoch 3', code: 'superseded' },
     ]);
     expect(rows.map((r) => r.id)).toEqual(['task', 'act:2', 'act:10', 'ev:1']);
     const name = (t: number | undefined) => (t === undefined ? '–' : `tier${t}`);

@@ -9,7 +9,7 @@ const member = (nid: number, id: string): Candidate =>
   candidate({ nid, id, kind: 'evidence', validFrom: 0, bodyHash: null });
 
 describe('explain', () => {
-  it('lists exclusions by id, in the order one stable sort of budget, unanswered, beyond-the-bound and closed records gives', () => {
+  it('lists exclusions by id, each with its code, in the order one stable sort of budget, unanswered, beyond-the-bound and closed records gives', () => {
     // Ids shared across kinds of exclusion, so the tie order is tested too.
     const ids = ['b', 'a', 'd', 'c', 'ab', 'a\u{1F600}', 'a\uFFFF', ''];
     const excluded: Unit[] = ids.slice(0, 4).map((id, i) => ({
@@ -38,17 +38,24 @@ describe('explain', () => {
     const got = explain([], [], excluded, ranked, () => undefined);
     // The reference: every record in kind order, then one stable sort by id.
     const reference = [
-      ...excluded.map((u) => ({ id: u.members[0]!.id, included: false, tier: 4, reason: 'budget (history)' })),
+      ...excluded.map((u) => ({
+        id: u.members[0]!.id,
+        included: false,
+        tier: 4,
+        reason: 'budget (history)',
+        code: 'budget',
+      })),
       ...unanswered.map((c) => ({
         id: c.id,
         included: false,
         tier: 4,
         reason: 'unanswered call: a call is never shown without its result',
+        code: 'unanswered-call',
       })),
-      ...beyond.map((id) => ({ id, included: false, reason: 'beyond the bound' })),
-      { id: 'c', included: false, reason: 'archived' },
-      { id: 'a\uFFFF', included: false, reason: 'superseded by x at epoch 4' },
-      { id: 'y', included: false, reason: 'archived' },
+      ...beyond.map((id) => ({ id, included: false, reason: 'beyond the bound', code: 'beyond-bound' })),
+      { id: 'c', included: false, reason: 'archived', code: 'archived' },
+      { id: 'a\uFFFF', included: false, reason: 'superseded by x at epoch 4', code: 'superseded' },
+      { id: 'y', included: false, reason: 'archived', code: 'archived' },
     ].sort((x, y) => compareStrings(x.id, y.id));
     expect(JSON.stringify(got)).toBe(JSON.stringify(reference));
   });

@@ -50,6 +50,7 @@ describe('the RMD-X session', () => {
       included: true,
       tier: 3,
       reason: 'cited by open edit',
+      code: 'selected',
     });
     expect(ws.explanation.find((e) => e.id === 'claim:speed-dps')?.reason).toBe('unresolved claim');
   });

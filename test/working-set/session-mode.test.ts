@@ -21,6 +21,9 @@ async function commitStep(ledger: Ledger, tx: Transaction): Promise<boolean> {
   }
 }
 
+const IN_CODES = ['selected', 'kept-with-unit', 'kept-in-prefix', 'notice'];
+const OUT_CODES = ['budget', 'held-out', 'unanswered-call', 'beyond-bound', 'superseded', 'archived'];
+
 /** What the model sees of an item, as the renderers draw it (its tier aside). */
 const shown = (ws: WorkingSet) =>
   ws.items.map((i) => JSON.stringify([i.id, i.kind, i.body, i.ref, i.excerpt, i.status, i.path, i.range, i.unit]));
@@ -31,7 +34,7 @@ const blocks = (ws: WorkingSet) =>
     .toMessages('anthropic')
     .flatMap((m) => m.content.map(({ cache_control: _, ...b }) => `${m.role} ${JSON.stringify(b)}`));
 
-describe('session mode (the default): an agent loop that materializes after every commit', () => {
+describe('session mode (opt-in): an agent loop that materializes after every commit', () => {
   it('appends between re-packs, keeps every guarantee, marks what stopped being current, and is a function of the history', async () => {
     let appended = 0;
     let noticed = 0;
@@ -55,6 +58,12 @@ describe('session mode (the default): an agent loop that materializes after ever
           const included = ws.explanation.filter((r) => r.included).map((r) => r.id);
           expect(included).toEqual(ws.items.map((i) => i.id));
           expect(new Set(ws.explanation.map((r) => r.id)).size).toBe(ws.explanation.length);
+          // Each record's code agrees with whether it is in, and a notice is coded as one.
+          const notices = new Set(ws.items.filter((i) => i.notice).map((i) => i.id));
+          for (const r of ws.explanation) {
+            expect(r.included ? IN_CODES : OUT_CODES).toContain(r.code);
+            expect(r.code === 'notice').toBe(notices.has(r.id));
+          }
           // Bodies once among whole carriers; a carried body is the committed body (no recaps).
           const bodies = new Map(view.nodes.map((n) => [n.id, n.body]));
           const whole = ws.items.filter((i) => i.body !== undefined && i.excerpt === undefined && !i.notice);

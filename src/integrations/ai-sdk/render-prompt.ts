@@ -20,7 +20,12 @@ export function aiSdkPrompt(messages: readonly OpenAIMessage[]): LanguageModelV4
   const out: LanguageModelV4Message[] = [];
   for (const m of messages) {
     if (m.role === 'user') {
-      out.push({ role: 'user', content: [{ type: 'text', text: m.content ?? '' }] });
+      // The head turn (tasks, steering) and the context after it are one user message of two
+      // parts: Anthropic requires alternating roles, and each part keeps its bytes for the cache.
+      const part = { type: 'text' as const, text: m.content ?? '' };
+      const last = out[out.length - 1];
+      if (last?.role === 'user') last.content.push(part);
+      else out.push({ role: 'user', content: [part] });
     } else if (m.role === 'assistant') {
       const content: Extract<LanguageModelV4Message, { role: 'assistant' }>['content'] = [];
       if (m.content) content.push({ type: 'text', text: m.content });
