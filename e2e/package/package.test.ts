@@ -49,6 +49,11 @@ function blockIn(file: string, lang: string, startsWith = ''): DocBlock {
  * at the versions this repository tests.
  */
 const OPTIONAL_PEERS = Object.keys(PKG.peerDependencies ?? {}).map((name) => `${name}@${PKG.devDependencies[name]}`);
+/**
+ * `@ai-sdk/provider`'s declarations import `json-schema` but it ships no types for it: an AI SDK
+ * app type-checked without `skipLibCheck` installs `@types/json-schema` itself, as this one does.
+ */
+const APP_TYPES = [`@types/json-schema@${PKG.devDependencies['@types/json-schema']}`];
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -76,6 +81,7 @@ beforeAll(async () => {
       'install',
       join(tmp, packed!.filename),
       ...OPTIONAL_PEERS,
+      ...APP_TYPES,
       '--prefer-offline',
       '--no-audit',
       '--no-fund',
