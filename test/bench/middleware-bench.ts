@@ -1,9 +1,9 @@
 /**
- * What the AI SDK middleware adds to a model call, against the materialize call it wraps (issue
- * 25's target: at most materialize's p50 + 2 ms). A recorded tool loop of STEPS steps; then,
- * alternating sample by sample: materialize alone; transformParams on the same history resent
- * (nothing new to record); transformParams with one new step (an assistant tool call and its
- * result: the step assembly reruns over the session and one transaction is committed).
+ * What the AI SDK middleware adds to a model call beyond the materialize calls it makes (target:
+ * at most 2 ms). A recorded tool loop of STEPS steps; then, alternating sample by sample:
+ * transformParams on the same history resent (nothing new to record); transformParams with one
+ * new step (an assistant tool call and its result: the step assembly reruns over the session and
+ * one transaction is committed).
  */
 import type { LanguageModelV4, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { openLedger } from '../../src/entries/node.js';
@@ -52,23 +52,55 @@ export async function middlewareBench(): Promise<BenchRow[]> {
     const call = async (p: LanguageModelV4Prompt) =>
       await middleware.transformParams!({ type: 'generate', params: { prompt: p }, model });
     await call(prompt); // records the loop so far
-    const materialize: number[] = [];
-    const resent: number[] = [];
-    const newStep: number[] = [];
+    // The time spent inside materialize during each call, so that what the middleware adds
+    // around it (recording, rendering, budget fitting) is measured on the same call: a working
+    // set is computed once per epoch, so a separate materialize of the same epoch would be served
+    // from the ledger's cache and be no baseline at all.
+    let inside = 0;
+    const materialize = ledger.materialize.bind(ledger);
+    ledger.materialize = async (request) => {
+      const [ws, ms] = await timed(() => materialize(request));
+      inside += ms;
+      return ws;
+    };
+    const measure = async (p: LanguageModelV4Prompt) => {
+      inside = 0;
+      const [, ms] = await timed(() => call(p));
+      return { ms, materialize: inside, added: ms - inside };
+    };
+    const resent: Array<{ ms: number; materialize: number; added: number }> = [];
+    const newStep: Array<{ ms: number; materialize: number; added: number }> = [];
     for (let r = 0; r < RUNS; r++) {
-      materialize.push(
-        (await timed(() => ledger.materialize({ budget: { tokens: BUDGET }, epoch: ledger.lastEpoch })))[1],
-      );
-      resent.push((await timed(() => call(prompt)))[1]);
+      resent.push(await measure(prompt));
       prompt = [...prompt, ...view(STEPS + r)];
-      newStep.push((await timed(() => call(prompt)))[1]);
+      newStep.push(await measure(prompt));
     }
     const p50 = (xs: number[]) => Math.round(percentile(xs, 50) * 10) / 10;
-    const base = p50(materialize);
     return [
-      { metric: `materialize p50, ${STEPS}-step AI SDK loop, ${BUDGET} tokens`, value: base, unit: 'ms' },
-      targetRow('middleware transformParams p50, history resent (nothing new)', p50(resent), 'ms', base + 2, true),
-      targetRow('middleware transformParams p50, one new step recorded', p50(newStep), 'ms', base + 2, true),
+      {
+        metric: `materialize p50 inside a new step's call, ${STEPS}-step AI SDK loop, ${BUDGET} tokens`,
+        value: p50(newStep.map((x) => x.materialize)),
+        unit: 'ms',
+      },
+      {
+        metric: 'middleware transformParams p50, one new step recorded',
+        value: p50(newStep.map((x) => x.ms)),
+        unit: 'ms',
+      },
+      targetRow(
+        'what the middleware adds to materialize, p50, one new step (recording it included)',
+        p50(newStep.map((x) => x.added)),
+        'ms',
+        2,
+        true,
+      ),
+      targetRow(
+        'what the middleware adds to materialize, p50, history resent (nothing new)',
+        p50(resent.map((x) => x.added)),
+        'ms',
+        2,
+        true,
+      ),
     ];
   } finally {
     await ledger.close();
