@@ -73,7 +73,7 @@ export interface BenchRow {
   floorName?: string;
 }
 
-/** A figure with an issue-11 target: `value` against `limit`, `atMost` for latencies and sizes. */
+/** A figure with a target: `value` against `limit`, `atMost` for latencies and sizes. */
 export function targetRow(
   metric: string,
   value: number,
@@ -118,7 +118,7 @@ function rowLine(r: BenchRow): string {
 export function printSummary(results: Record<string, readonly BenchRow[]>): void {
   const rows = Object.values(results).flatMap((rs) => rs.filter((r) => r.met !== undefined));
   if (rows.length === 0) return;
-  printTable(`issue 11 targets (${rows.filter((r) => r.met).length} of ${rows.length} met)`, rows);
+  printTable(`targets (${rows.filter((r) => r.met).length} of ${rows.length} met)`, rows);
 }
 
 export function writeJson(path: string, data: unknown): void {

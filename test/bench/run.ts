@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --only a,b,...] [--quick | --large] [--out DIR]`
  *
- * Prints a table per suite — each figure with its issue-11 target and verdict where it has one,
+ * Prints a table per suite — each figure with its target and verdict where it has one,
  * and its floor (the same work done the cheapest known way, measured in the same run, see
  * floors.ts) with the ratio — then one table of every targeted figure, and writes DIR/bench.json
  * (default .out/bench). Figures, never pass/fail assertions. The machine's load average is
