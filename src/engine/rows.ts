@@ -16,9 +16,3 @@ export function rowsOf<T extends object>(table: Table): T[] {
   }
   return out;
 }
-
-/** The first column of the first row, for scalar queries. */
-export function scalarOf<T>(table: Table): T | null {
-  const col = table.getChildAt(0);
-  return table.numRows > 0 && col ? ((col.get(0) ?? null) as T | null) : null;
-}

@@ -152,6 +152,3 @@ export function parseShell(source: string): ShellList {
   flushPipeline(null);
   return { items, complex, incomplete };
 }
-
-/** Collapses runs of whitespace, the normal form of a verifier command. */
-export const collapseWhitespace = (s: string): string => s.replace(/\s+/g, ' ').trim();
