@@ -24,20 +24,19 @@ import { LedgerPool } from '../helpers/ledgers.js';
 
 const tierName = (t: number) => TIERS[t] ?? String(t);
 
+/** A record of the recency tier the budget left out. */
+const BUDGET_OUT: ExplanationRecord = {
+  id: 'act:17',
+  included: false,
+  tier: 6,
+  reason: 'budget (recent history)',
+  code: 'budget',
+  signal: 'recency #12',
+};
+
 describe('why a record is in or out', () => {
   it('why-out text names the tier once (was "budget (recent history) (recent-history)")', () => {
-    const text = whyText(
-      {
-        id: 'act:17',
-        included: false,
-        tier: 6,
-        reason: 'budget (recent history)',
-        code: 'budget',
-        signal: 'recency #12',
-      },
-      { tokens: 35, rank: { rank: 9, of: 14 }, needs: 35, free: 12 },
-      tierName,
-    );
+    const text = whyText(BUDGET_OUT, { tokens: 35, rank: { rank: 9, of: 14 }, needs: 35, free: 12 }, tierName);
     expect(text).toBe(
       'Out: budget (recent history) — tier 7 recent-history · rank 9 of 14 in its tier (recency #12) · 35 tok · its unit needs 35, 12 free',
     );
@@ -45,14 +44,7 @@ describe('why a record is in or out', () => {
   });
 
   it('a stub gives size, rank in tier and the room that was free', () => {
-    const e: ExplanationRecord = {
-      id: 'act:17',
-      included: false,
-      tier: 6,
-      reason: 'budget (recent history)',
-      code: 'budget',
-      signal: 'recency #12',
-    };
+    const e = BUDGET_OUT;
     expect(stubText(e, { tokens: 35, rank: { rank: 9, of: 14 }, needs: 35, free: 12 })).toBe(
       '✗ act:17 · 35 tok · rank 9 of 14 · needs 35, 12 free',
     );
