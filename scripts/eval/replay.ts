@@ -22,7 +22,15 @@ import {
   recallOf,
   usableGold,
 } from './metrics.js';
-import { CacheSimulator, type CacheTally, DEFAULT_PRICING, type Pricing, requestBlocks } from './request-cost.js';
+import {
+  addTally,
+  CacheSimulator,
+  type CacheTally,
+  DEFAULT_PRICING,
+  emptyTally,
+  type Pricing,
+  requestBlocks,
+} from './request-cost.js';
 import { summarise } from './summary.js';
 import { transcriptOf } from './transcript.js';
 import { transcriptRequest } from './transcript-request.js';
@@ -216,6 +224,7 @@ async function replayOne(
     return perMethod;
   });
   const untrimmedCache = new CacheSimulator(countTokens);
+  const repacks = budgets.map(() => emptyTally());
 
   const out: EventRecord[] = [];
   const edited = new Set<string>();
@@ -234,7 +243,9 @@ async function replayOne(
       const ws = await materialize(budget);
       wss.push(ws);
       if (!withCost) continue;
-      caches[b]!.ledger.send(requestBlocks(ws.toMessages('anthropic')));
+      const sent = caches[b]!.ledger.send(requestBlocks(ws.toMessages('anthropic')));
+      if (ws.session?.step === 'repack')
+        addTally(repacks[b]!, { requests: 1, sent: sent.sent, cached: sent.cached, written: sent.sent - sent.cached });
       for (const method of Object.keys(BASELINES) as BaselineName[])
         caches[b]![method].send(
           requestBlocks(transcriptRequest(transcript, BASELINES[method](transcript, before, budget))),
@@ -249,6 +260,7 @@ async function replayOne(
       budgets: budgets.map((budget, b) => ({
         budget,
         methods: Object.fromEntries(METHODS.map((m) => [m, caches[b]![m].tally])) as Record<MethodName, CacheTally>,
+        ledgerRepacks: repacks[b]!,
       })),
       untrimmed: untrimmedCache.tally,
     },

@@ -214,6 +214,12 @@ function costSection(report: ReplayReport): string[] {
         `| ${COST_LABEL[m]} | ${n(r.sent)} | ${n(r.cached)} | ${pct(r.cachedShare)} | ${n(r.written)} | ${usd(r.costPerRun)} | ${r.vsRecency.toFixed(2)}× | ${r.vsUntrimmed.toFixed(2)}× | ${pct(r.recall)} | ${r.recallPerDollar.toFixed(1)} |`,
       );
     }
+    const r = b.ledgerRepacks;
+    if (r.requests > 0)
+      lines.push(
+        '',
+        `Ledger re-packs: ${n(r.requests)} of its ${n(b.methods.ledger.requests)} requests (${pct(r.share)}); they made ${pct(r.writeShare)} of its cache writes and ${pct(r.costShare)} of its cost. The other requests appended to the one before.`,
+      );
     lines.push('');
   }
   return lines;

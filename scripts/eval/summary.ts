@@ -133,7 +133,16 @@ function costReport(
       const methods = {} as Record<CostMethod, CostSummary>;
       for (const m of METHODS) methods[m] = summary(totals[m], b.methods[m].recall, recency);
       methods.untrimmed = summary(untrimmed, ceiling, recency);
-      return { budget: b.budget, methods };
+      const repacks = emptyTally();
+      for (const c of costs) addTally(repacks, c.budgets.find((x) => x.budget === b.budget)!.ledgerRepacks);
+      const ledger = totals.ledger;
+      const ledgerRepacks = {
+        requests: repacks.requests,
+        share: ledger.requests === 0 ? 0 : repacks.requests / ledger.requests,
+        writeShare: ledger.written === 0 ? 0 : repacks.written / ledger.written,
+        costShare: costOf(ledger, pricing) === 0 ? 0 : costOf(repacks, pricing) / costOf(ledger, pricing),
+      };
+      return { budget: b.budget, methods, ledgerRepacks };
     }),
     perTrajectory: [...costs],
   };

@@ -118,8 +118,20 @@ export interface ReplayReport {
 export interface TrajectoryCost {
   trajectory: string;
   /** Per budget, per budgeted method; the untrimmed transcript is the same at every budget. */
-  budgets: Array<{ budget: number; methods: Record<MethodName, CacheTally> }>;
+  budgets: Array<{ budget: number; methods: Record<MethodName, CacheTally>; ledgerRepacks: CacheTally }>;
   untrimmed: CacheTally;
+}
+
+/** The ledger's re-pack steps at one budget (session mode; none in the fresh mode, where every
+ * request is ranked afresh): how many of its requests re-packed, and what they cost. */
+export interface RepackSummary {
+  requests: number;
+  /** requests / the ledger's requests. */
+  share: number;
+  /** Their cache writes / all the ledger's cache writes. */
+  writeShare: number;
+  /** Their cost / the ledger's cost. */
+  costShare: number;
 }
 
 export interface CostSummary extends CacheTally {
@@ -141,6 +153,6 @@ export interface CostReport {
   pricing: Pricing;
   trajectories: number;
   requests: number;
-  budgets: Array<{ budget: number; methods: Record<CostMethod, CostSummary> }>;
+  budgets: Array<{ budget: number; methods: Record<CostMethod, CostSummary>; ledgerRepacks: RepackSummary }>;
   perTrajectory: TrajectoryCost[];
 }

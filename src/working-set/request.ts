@@ -60,9 +60,9 @@ function flagField(v: unknown, field: string, fallback: boolean): boolean {
   return v;
 }
 
-/** `'fresh'` (the default) or `'session'`. */
+/** `'session'` (the default) or `'fresh'`. */
 function modeField(v: unknown): 'session' | 'fresh' {
-  if (v === undefined) return 'fresh';
+  if (v === undefined) return 'session';
   if (v !== 'session' && v !== 'fresh') throw invalidRequest('mode', "'session' or 'fresh'");
   return v;
 }

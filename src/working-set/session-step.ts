@@ -2,7 +2,7 @@ import { buildItems } from './build-items.js';
 import { readingOrder } from './order.js';
 import { type Budget, cutChars, cutCost, excerptUnit, packUnits } from './pack.js';
 import type { Ranked } from './rank-candidates.js';
-import { RANKED_FROM_TIER } from './relevance.js';
+import { RANKED_FROM_TIER, type Signal } from './relevance.js';
 import type { Candidate, Excerpt, Unit, WorkingSetItem } from './types.js';
 
 /**
@@ -55,7 +55,8 @@ const isHeadUnit = (u: Unit) => u.tier === 0 && u.members.every((m) => HEAD_KIND
  * The next step of a session: the previous request's items, byte-identical and in order, then
  * notices for what among them stopped being current, then this step's own units — those of the
  * guaranteed tiers (tasks, requirements and claims, the current action, evidence open work cites)
- * not yet shown — or a re-pack when they do not fit or the head changed. Pure and deterministic.
+ * not yet shown, and the ranked units the current action's own signals place — or a re-pack when
+ * the guaranteed ones do not fit or the head changed. Pure and deterministic.
  */
 export function sessionStep(prev: SessionState | null, input: StepInput): SessionState {
   if (prev === null) return repack(null, input, 'first step');
@@ -138,13 +139,16 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
   const cuts = new Map<number, Excerpt>();
   const skipped: string[] = [];
   const paid = new Set(carriers.keys());
-  for (const unit of own) {
+  /** Appends `unit`'s members not shown yet when they fit (cut to an excerpt if need be). */
+  const append = (unit: Unit): boolean => {
+    const members = unit.members.filter((m) => !shown.has(m.nid));
+    if (members.length === 0) return true;
     let t = 0;
     let c = 0;
     const fresh: Candidate[] = [];
-    for (const m of unit.members) {
+    for (const m of members) {
       if (m.bodyHash === null) continue;
-      const covered = coveredBy.get(m.nid)?.every((e) => whole.has(e) || unit.members.some((u) => u.nid === e));
+      const covered = coveredBy.get(m.nid)?.every((e) => whole.has(e) || members.some((u) => u.nid === e));
       if (paid.has(m.bodyHash) || fresh.some((f) => f.bodyHash === m.bodyHash) || covered) {
         t += Math.min(m.tokens, refCost);
         continue;
@@ -153,7 +157,7 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
       t += m.tokens;
       c += m.body?.length ?? 0;
     }
-    const n = unit.members.length;
+    const n = members.length;
     const fits = (tt: number, cc: number) =>
       tokens + tt <= budget.tokens && records + n <= budget.records && chars + cc <= budget.chars;
     let cut: Map<number, Excerpt> | null = null;
@@ -162,23 +166,40 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
       cut = excerptUnit(fresh, t, budget.tokens - tokens, ranked.excerpts);
       if (cut !== null && !fits(cutCost(fresh, t, cut), cutChars(fresh, c, cut))) cut = null;
     }
-    if (!fits(t, c) && cut === null) {
-      if (unit.reasoning) {
-        skipped.push(unit.key);
-        continue;
-      }
-      return null;
-    }
+    if (!fits(t, c) && cut === null) return false;
     tokens += cut === null ? t : cutCost(fresh, t, cut);
     chars += cut === null ? c : cutChars(fresh, c, cut);
     records += n;
     for (const m of fresh) if (!cut?.has(m.nid)) paid.add(m.bodyHash!);
     for (const [nid, ex] of cut ?? []) cuts.set(nid, ex);
-    for (const m of unit.members) {
+    for (const m of members) {
       shown.add(m.nid);
       if (!cut?.has(m.nid)) whole.add(m.nid);
     }
-    placed.push(unit);
+    placed.push({ ...unit, members });
+    return true;
+  };
+  for (const unit of own) {
+    if (append(unit)) continue;
+    if (!unit.reasoning) return null;
+    skipped.push(unit.key);
+  }
+  // Then what the current action points at: the ranked units its own signals (its words, the
+  // paths it names) place in what a re-pack would keep now, when they fit. What the task's signals
+  // rank barely moves between steps and was weighed at the last re-pack; what the agent turned to
+  // since was not, and waiting for the next overflow to bring it in leaves it out of the steps
+  // that need it.
+  const now = packUnits(
+    units,
+    { ...budget, tokens: Math.floor(budget.tokens * LOW_WATERMARK) },
+    refCost,
+    coveredBy,
+    ranked.placement,
+    input.excerpts ? ranked.excerpts : undefined,
+  );
+  for (const unit of now.included) {
+    const signal = ranked.placement.get(unit.key)?.signal;
+    if (unit.tier >= RANKED_FROM_TIER && signal !== undefined && ACTION_SIGNALS.has(signal)) append(unit);
   }
   const added = appendedItems(placed, cuts, ranked, carriers, whole, input.idOf);
   // What the items cost, exactly: the charge above is never below it (a reference found only
@@ -199,6 +220,9 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
     skipped,
   };
 }
+
+/** The relevance signals that follow the current action rather than the task (see relevance.ts). */
+const ACTION_SIGNALS: ReadonlySet<Signal> = new Set(['action bm25', 'exact path']);
 
 const LOG_KINDS: ReadonlySet<string> = new Set(['action', 'tool_call', 'tool_result']);
 

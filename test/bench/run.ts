@@ -7,7 +7,7 @@
  * (default .out/bench). Figures, never pass/fail assertions. The machine's load average is
  * printed with every suite: wall times on a shared machine grow with everyone else's load.
  *
- * Suites: memory, ingest, step, restore, reopen, materialize, middleware, retrieval, limits, embedder, workerd,
+ * Suites: memory, ingest, step, restore, reopen, materialize, session, middleware, retrieval, limits, embedder, workerd,
  * bundle
  * (`ledger` = memory,ingest,step,restore). 100k-node sizes run by default except retrieval's, which builds
  * Orama's floor over 86k records and takes minutes: `--large` adds it. `--quick` leaves every
@@ -22,6 +22,7 @@ import { materializeBench } from './materialize-bench.js';
 import { middlewareBench } from './middleware-bench.js';
 import { reopenBench } from './reopen-bench.js';
 import { retrievalBench } from './retrieval-bench.js';
+import { sessionBench } from './session-bench.js';
 import { workerdBench } from './workerd-bench.js';
 
 const args = process.argv.slice(2);
@@ -46,6 +47,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   restore: () => restoreBench([10_000, ...large]),
   reopen: () => reopenBench(),
   materialize: () => materializeBench([1_000, 10_000, ...large]),
+  session: () => sessionBench([10_000, ...large]),
   middleware: middlewareBench,
   retrieval: () => retrievalBench([10_000, ...largest]),
   limits: async () => [...(await bodyLimitBench()), ...(await requestLimitsBench())],

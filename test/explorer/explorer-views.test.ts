@@ -219,7 +219,7 @@ describe('the conversation, the graph and SPARQL over real ledgers', () => {
 
   it('traces every part of the rendered request to its item, and the blocks add up to the working set', async () => {
     for (const tokens of [300, 1_000, 100_000]) {
-      const ws = await trajectory.materialize({ budget: { tokens } });
+      const ws = await trajectory.materialize({ mode: 'fresh', budget: { tokens } });
       const messages = conversation(ws.items, ws.toMessages('anthropic'));
       expect(unplaced(ws.items, messages)).toEqual([]);
       const blocks = messages.flatMap((m) => m.blocks);
@@ -232,7 +232,7 @@ describe('the conversation, the graph and SPARQL over real ledgers', () => {
   });
 
   it('places left-out records of the action log before the first message recorded after them', async () => {
-    const ws = await trajectory.materialize({ budget: { tokens: 300 } });
+    const ws = await trajectory.materialize({ mode: 'fresh', budget: { tokens: 300 } });
     const messages = conversation(ws.items, ws.toMessages('anthropic'));
     const source = await readRdfSource(trajectory, trajectory.lastEpoch);
     const rec = new Map(source.nodes.map((n) => [n.id, n]));
@@ -257,7 +257,7 @@ describe('the conversation, the graph and SPARQL over real ledgers', () => {
   });
 
   it("draws a step's action, call and result on one row, and marks the task's edges", async () => {
-    const ws = await trajectory.materialize({ budget: { tokens: 100_000 } });
+    const ws = await trajectory.materialize({ mode: 'fresh', budget: { tokens: 100_000 } });
     const { nodes, edges, lanes } = closureGraph(ws.explanation, await readRdfSource(trajectory, trajectory.lastEpoch));
     const byId = new Map(nodes.map((n) => [n.id, n]));
     const step = nodes.find((n) => n.kind === 'tool_call')!;

@@ -53,16 +53,22 @@ export function asOpenAI(prompt: LanguageModelV4Prompt): OpenAIMessage[] {
   return out;
 }
 
-/** The prompt in Anthropic's messages shape (tool results as user blocks). */
+/**
+ * The prompt in Anthropic's messages shape: tool results are user blocks, and consecutive user
+ * and tool messages make one user message, as the AI SDK's Anthropic provider groups them (a
+ * tool result followed by context text is one user turn).
+ */
 export function asAnthropic(prompt: LanguageModelV4Prompt): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];
+  const user = (content: AnthropicBlock[]) => {
+    const last = out[out.length - 1];
+    if (last?.role === 'user') last.content.push(...content);
+    else out.push({ role: 'user', content });
+  };
   for (const m of prompt) {
     if (m.role === 'system') continue;
     if (m.role === 'user')
-      out.push({
-        role: 'user',
-        content: m.content.flatMap((p) => (p.type === 'text' ? [{ type: 'text' as const, text: p.text }] : [])),
-      });
+      user(m.content.flatMap((p) => (p.type === 'text' ? [{ type: 'text' as const, text: p.text }] : [])));
     else if (m.role === 'assistant')
       out.push({
         role: 'assistant',
@@ -82,14 +88,13 @@ export function asAnthropic(prompt: LanguageModelV4Prompt): AnthropicMessage[] {
         ),
       });
     else
-      out.push({
-        role: 'user',
-        content: m.content.flatMap((p) =>
+      user(
+        m.content.flatMap((p) =>
           p.type === 'tool-result'
             ? [{ type: 'tool_result' as const, tool_use_id: p.toolCallId, content: JSON.stringify(p.output) }]
             : [],
         ),
-      });
+      );
   }
   return out;
 }
