@@ -1,9 +1,9 @@
 /**
  * The graph's vocabulary: node kinds, edge kinds, which kinds each edge may join, and the
  * statuses each node kind may carry. Validation reads these tables (schema/validate-shape.ts for
- * kinds and statuses, ledger/commit/plan-commit.ts for the edge joins and status defaults), and so does
- * anything that must agree with it (e.g. what a working set's projection may cite). Kind sets
- * elsewhere are policies over these kinds (tiers, archiving, rendering), typed `NodeKind`.
+ * kinds and statuses, ledger/commit/plan-edges.ts for the edge joins, plan-nodes.ts for the status
+ * defaults), and so does anything that must agree with it (e.g. what a working set's projection
+ * may cite). Kind sets elsewhere are policies over these kinds (tiers, archiving, rendering), typed `NodeKind`.
  */
 
 export const NODE_KINDS = [

@@ -1,4 +1,4 @@
-import { Type } from 'apache-arrow';
+import { type ColumnReader, columnReader } from '../engine/arrow-columns.js';
 import type { Engine } from '../engine/engine.js';
 import { LedgerError } from '../errors.js';
 import type { EdgeKind, NodeKind, Status } from '../schema/kinds.js';
@@ -167,50 +167,9 @@ function namedOnce(nids: Int32Array, idOf: (nid: number) => string | undefined):
   };
 }
 
-/** A batch's column, read by row. */
-interface Column {
-  get(i: number): unknown;
-}
-
-/** The parts of an Arrow vector this file reads by hand (public fields of its one `Data`). */
-interface ArrowColumn extends Column {
-  type: { typeId: number };
-  data: ReadonlyArray<{
-    offset: number;
-    nullCount: number;
-    nullBitmap?: Uint8Array;
-    valueOffsets?: Int32Array;
-    values: Uint8Array | Int32Array;
-  }>;
-}
-
-const UTF8 = new TextDecoder();
-
-/**
- * A column of one batch read straight from its buffers when it is one unsliced chunk of Int32 or
- * UTF-8 (what the statement sends), else through Arrow's `get`. Arrow's `get` dispatches through
- * its visitor and checks the type on every call: half of building a candidate.
- */
-function fastColumn(column: Column): Column {
-  const c = column as ArrowColumn;
-  const d = c.data?.length === 1 ? c.data[0]! : undefined;
-  if (d === undefined || d.offset !== 0) return column;
-  const valid = (i: number) =>
-    d.nullCount === 0 || d.nullBitmap === undefined || (d.nullBitmap[i >> 3]! & (1 << (i & 7))) !== 0;
-  if (c.type.typeId === Type.Utf8 && d.valueOffsets !== undefined && d.values instanceof Uint8Array) {
-    const { valueOffsets: at, values } = d;
-    return { get: (i) => (valid(i) ? UTF8.decode(values.subarray(at[i], at[i + 1])) : null) };
-  }
-  if (c.type.typeId === Type.Int && d.values instanceof Int32Array) {
-    const values = d.values;
-    return { get: (i) => (valid(i) ? values[i] : null) };
-  }
-  return column;
-}
-
 /** The node columns a candidate is built from, of one batch. */
-function nodeColumnsOf(vector: (name: string) => Column) {
-  const col = (name: string) => fastColumn(vector(name));
+function nodeColumnsOf(vector: (name: string) => ColumnReader) {
+  const col = (name: string) => columnReader(vector(name));
   return {
     id: col('id'),
     kind: col('kind'),
@@ -231,8 +190,8 @@ function nodeColumnsOf(vector: (name: string) => Column) {
 }
 
 /** The body columns of one batch's candidate rows. */
-function bodyColumnsOf(vector: (name: string) => Column) {
-  const col = (name: string) => fastColumn(vector(name));
+function bodyColumnsOf(vector: (name: string) => ColumnReader) {
+  const col = (name: string) => columnReader(vector(name));
   return { bodyHash: col('body_hash'), body: col('body'), tokens: col('tokens') };
 }
 

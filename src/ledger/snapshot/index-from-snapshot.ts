@@ -1,4 +1,15 @@
 import { type Table, tableFromIPC } from 'apache-arrow';
+import {
+  type ArrowChunk,
+  type BufferType,
+  int32sOf,
+  isValidAt,
+  nullableInt32sOf,
+  sameUtf8,
+  soleChunk,
+  utf8At,
+  utf8sOf,
+} from '../../engine/arrow-columns.js';
 import type { TableName } from '../../schema/ddl.js';
 import type { NodeKind, Status } from '../../schema/kinds.js';
 import type { NodeRow, TransactionRow } from '../../schema/rows.js';
@@ -43,7 +54,7 @@ export function loadIndexFromSnapshot(
     );
     let next = index.nextBkey;
     for (let i = 0; i < bkey.length; i++) {
-      if (!validAt(hashes, i)) throw new Error('bodies: null hash');
+      if (!isValidAt(hashes, i)) throw new Error('bodies: null hash');
       if (hash) index.bodyKeys.set(hash(i)!, bkey[i]!);
       else index.bodyKeys.setBytes(bytes, offsets[i]!, offsets[i + 1]!, bkey[i]!);
       if (bkey[i]! >= next) next = bkey[i]! + 1;
@@ -136,18 +147,16 @@ export function loadIndexFromSnapshot(
     // 400k edges at 100k nodes: the kind is resolved once per run of equal bytes (edges of a
     // kind come in runs) and validity read from the bitmap, without a closure call per row.
     const kinds = chunkOf(edges, 'kind', 'Utf8');
-    const offsets = kinds.valueOffsets!;
-    const bytes = kinds.values as Uint8Array;
     index.validEdges.reserve(ekey.length);
     let next = index.nextEkey;
     let run = -1;
     let kindIndex = -1;
     for (let i = 0; i < ekey.length; i++) {
       if (ekey[i]! >= next) next = ekey[i]! + 1;
-      if (validAt(validTo, i)) continue; // closed: valid_to is set
-      if (run < 0 || !sameValue(bytes, offsets, run, i)) {
-        if (!validAt(kinds, i)) throw new Error('edges: null kind');
-        const k = EDGE_KIND_INDEX.get(decoder.decode(bytes.subarray(offsets[i]!, offsets[i + 1]!)));
+      if (isValidAt(validTo, i)) continue; // closed: valid_to is set
+      if (run < 0 || !sameUtf8(kinds, run, i)) {
+        if (!isValidAt(kinds, i)) throw new Error('edges: null kind');
+        const k = EDGE_KIND_INDEX.get(utf8At(kinds, i));
         if (k === undefined) throw new Error(`edges: unknown kind at row ${i}`);
         run = i;
         kindIndex = k;
@@ -185,60 +194,31 @@ export function loadIndexFromSnapshot(
   }
 }
 
-interface Chunk {
-  length: number;
-  offset: number;
-  nullBitmap?: Uint8Array | null;
-  values: Int32Array | Uint8Array;
-  valueOffsets?: Int32Array;
-}
-
 /** The single chunk of a column (sections are written as one batch). */
-function chunkOf(table: Table, name: string, type: string): Chunk {
-  const vector = table.getChild(name);
-  const data = vector?.data;
-  if (data?.length !== 1 || String(vector?.type) !== type) throw new Error(`column ${name} is not one ${type} batch`);
-  return data[0] as unknown as Chunk;
+function chunkOf(table: Table, name: string, type: BufferType): ArrowChunk {
+  const chunk = soleChunk(table, name, type);
+  if (chunk === null) throw new Error(`column ${name} is not one ${type} batch`);
+  return chunk;
 }
-
-const validAt = (c: Chunk, i: number): boolean =>
-  !c.nullBitmap ||
-  c.nullBitmap.length === 0 ||
-  ((c.nullBitmap[(c.offset + i) >> 3]! >> ((c.offset + i) & 7)) & 1) === 1;
 
 /** A non-null Int32 column. */
-function ints(table: Table, name: string): Int32Array {
-  const c = chunkOf(table, name, 'Int32');
-  for (let i = 0; i < c.length; i++) if (!validAt(c, i)) throw new Error(`column ${name} has a null`);
-  return (c.values as Int32Array).subarray(0, c.length);
-}
+const ints = (table: Table, name: string): Int32Array => int32sOf(chunkOf(table, name, 'Int32'), name);
 
-function nullableInts(table: Table, name: string): (i: number) => number | null {
-  const c = chunkOf(table, name, 'Int32');
-  const values = c.values as Int32Array;
-  return (i) => (validAt(c, i) ? values[i]! : null);
-}
+const nullableInts = (table: Table, name: string): ((i: number) => number | null) =>
+  nullableInt32sOf(chunkOf(table, name, 'Int32'));
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * A Utf8 column's values. When its bytes are all ASCII (ids, kinds, hashes nearly always are),
- * they are decoded once as one string and each value is a slice of it, instead of one
- * TextDecoder call per value.
- */
+/** A Utf8 column's values. */
 function texts(table: Table, name: string): (i: number) => string | null {
   const c = chunkOf(table, name, 'Utf8');
-  const offsets = c.valueOffsets!;
-  const bytes = c.values as Uint8Array;
-  const read = decodeColumn(c, offsets, bytes);
+  const read = utf8sOf(c);
   if (!REPEATING.has(name)) return read;
   // Kinds, statuses, authorities repeat row after row: reuse the previous string when the bytes
   // match (400k edge kinds were 400k fresh strings otherwise).
   let last = -1;
   let lastValue: string | null = null;
   return (i) => {
-    if (!validAt(c, i)) return null;
-    if (last >= 0 && sameValue(bytes, offsets, last, i)) return lastValue;
+    if (!isValidAt(c, i)) return null;
+    if (last >= 0 && sameUtf8(c, last, i)) return lastValue;
     last = i;
     lastValue = read(i);
     return lastValue;
@@ -246,27 +226,3 @@ function texts(table: Table, name: string): (i: number) => string | null {
 }
 
 const REPEATING = new Set(['kind', 'status', 'authority', 'role', 'verifier', 'tool']);
-
-function sameValue(bytes: Uint8Array, offsets: Int32Array, a: number, b: number): boolean {
-  const length = offsets[a + 1]! - offsets[a]!;
-  if (offsets[b + 1]! - offsets[b]! !== length) return false;
-  for (let k = 0; k < length; k++) if (bytes[offsets[a]! + k] !== bytes[offsets[b]! + k]) return false;
-  return true;
-}
-
-function decodeColumn(c: Chunk, offsets: Int32Array, bytes: Uint8Array): (i: number) => string | null {
-  const start = offsets[0]!;
-  const end = offsets[c.length]!;
-  let ascii = true;
-  for (let i = start; i < end; i++) {
-    if (bytes[i]! >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
-  if (ascii) {
-    const all = decoder.decode(bytes.subarray(start, end));
-    return (i) => (validAt(c, i) ? all.slice(offsets[i]! - start, offsets[i + 1]! - start) : null);
-  }
-  return (i) => (validAt(c, i) ? decoder.decode(bytes.subarray(offsets[i]!, offsets[i + 1]!)) : null);
-}

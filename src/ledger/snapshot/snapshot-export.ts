@@ -1,17 +1,7 @@
 import type { Data, Table } from 'apache-arrow';
+import { type ArrowChunk, bitAt, columnOf, isType, validityOf } from '../../engine/arrow-columns.js';
 import type { TableName } from '../../schema/ddl.js';
 import { COLUMNS, dataToIPC, int32Data, utf8DataOf } from '../arrow-rows.js';
-
-/** The fields of an Arrow chunk read here; present on apache-arrow's Data in every version the
- * engine's copy may be (the query result can come from duckdb-wasm's own apache-arrow). */
-interface Chunk {
-  length: number;
-  offset: number;
-  nullBitmap?: Uint8Array | null;
-  values: ArrayLike<number>;
-  valueOffsets?: Int32Array;
-  type: { toString(): string };
-}
 
 /**
  * Re-encodes one table's query result (DuckDB's Arrow: many 2048-row batches, arbitrary bytes
@@ -25,18 +15,14 @@ export function exportTableIPC(name: TableName, result: Table): Uint8Array | nul
   const n = result.numRows;
   const data: Data[] = [];
   for (const [column, type] of COLUMNS[name]) {
-    const vector = result.getChild(column) as { data: Chunk[] } | null;
+    const vector = columnOf(result, column);
     if (!vector) return null;
     const chunks = vector.data;
-    if (chunks.some((c) => c.type.toString() !== (type === 'int' ? 'Int32' : 'Utf8'))) return null;
+    if (chunks.some((c) => !isType(c, type === 'int' ? 'Int32' : 'Utf8'))) return null;
     data.push(type === 'int' ? intColumn(chunks, n) : utf8Column(chunks, n));
   }
   return dataToIPC(name, data);
 }
-
-/** The chunk's validity bitmap, or null when every slot is valid. */
-const bitmapOf = (c: Chunk): Uint8Array | null => (c.nullBitmap && c.nullBitmap.length > 0 ? c.nullBitmap : null);
-const bit = (bitmap: Uint8Array, i: number): boolean => ((bitmap[i >> 3]! >> (i & 7)) & 1) === 1;
 
 /** Sets validity bits [from, to) of an output bitmap. */
 function setValid(validity: Uint8Array, from: number, to: number): void {
@@ -50,7 +36,7 @@ function setValid(validity: Uint8Array, from: number, to: number): void {
   for (; i < to; i++) validity[i >> 3]! |= 1 << (i & 7);
 }
 
-function intColumn(chunks: readonly Chunk[], n: number): Data {
+function intColumn(chunks: readonly ArrowChunk[], n: number): Data {
   const out = new Int32Array(n);
   const validity = new Uint8Array((n + 7) >> 3);
   let nulls = 0;
@@ -58,7 +44,7 @@ function intColumn(chunks: readonly Chunk[], n: number): Data {
   for (const c of chunks) {
     const values = c.values as Int32Array;
     const length = c.length;
-    const bitmap = bitmapOf(c);
+    const bitmap = validityOf(c);
     if (bitmap === null) {
       out.set(values.subarray(0, length), at);
       setValid(validity, at, at + length);
@@ -67,7 +53,7 @@ function intColumn(chunks: readonly Chunk[], n: number): Data {
     }
     const offset = c.offset;
     for (let i = 0; i < length; i++, at++) {
-      if (bit(bitmap, offset + i)) {
+      if (bitAt(bitmap, offset + i)) {
         out[at] = values[i]!;
         validity[at >> 3]! |= 1 << (at & 7);
       } else nulls++;
@@ -76,13 +62,13 @@ function intColumn(chunks: readonly Chunk[], n: number): Data {
   return int32Data(out, validity, nulls);
 }
 
-function utf8Column(chunks: readonly Chunk[], n: number): Data {
+function utf8Column(chunks: readonly ArrowChunk[], n: number): Data {
   let total = 0;
   for (const c of chunks) {
     const o = c.valueOffsets!;
-    const bitmap = bitmapOf(c);
+    const bitmap = validityOf(c);
     if (bitmap === null) total += o[c.length]! - o[0]!;
-    else for (let i = 0; i < c.length; i++) if (bit(bitmap, c.offset + i)) total += o[i + 1]! - o[i]!;
+    else for (let i = 0; i < c.length; i++) if (bitAt(bitmap, c.offset + i)) total += o[i + 1]! - o[i]!;
   }
   const bytes = new Uint8Array(total);
   const offsets = new Int32Array(n + 1);
@@ -94,7 +80,7 @@ function utf8Column(chunks: readonly Chunk[], n: number): Data {
     const o = c.valueOffsets!;
     const values = c.values as Uint8Array;
     const length = c.length;
-    const bitmap = bitmapOf(c);
+    const bitmap = validityOf(c);
     if (bitmap === null) {
       // Whole chunk valid: one copy, offsets rebased.
       bytes.set(values.subarray(o[0]!, o[length]!), at);
@@ -106,7 +92,7 @@ function utf8Column(chunks: readonly Chunk[], n: number): Data {
       continue;
     }
     for (let i = 0; i < length; i++, row++) {
-      if (bit(bitmap, c.offset + i)) {
+      if (bitAt(bitmap, c.offset + i)) {
         const start = o[i]!;
         const end = o[i + 1]!;
         if (end - start > 32) bytes.set(values.subarray(start, end), at);

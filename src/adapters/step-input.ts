@@ -1,0 +1,25 @@
+import type { Effect } from './types.js';
+
+/** One tool call of a step, as an adapter recognised it. */
+export interface CallInput {
+  tool: string;
+  /** Exact command / arguments. */
+  body: string;
+  /** Provider's call id (OpenAI/Anthropic), kept in meta.callId. */
+  callId?: string | undefined;
+  /** Undefined when no result was recorded: a placeholder result with status error is emitted. */
+  result?: { body: string; error?: boolean | undefined; meta?: Record<string, string | number | boolean | null> };
+  effects: Effect[];
+}
+
+/** One step (epoch) of a trace, as an adapter recognised it. */
+export interface StepInput {
+  epoch: number;
+  /** Reasoning text of the turn (action body); omitted when empty. */
+  thought?: string | undefined;
+  calls: CallInput[];
+  /** An unparseable step: its observation is kept as a plain tool result the action cites. */
+  plainResult?: { body: string; meta?: Record<string, string | number | boolean | null> };
+  /** Free text of the turn when it made no tool call (or a user turn). */
+  messages?: Array<{ kind: 'message' | 'steering'; role: 'user' | 'assistant' | 'tool'; body: string }>;
+}
