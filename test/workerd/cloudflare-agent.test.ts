@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workerdRssMiB } from '../bench/workerd-bench.js';
 import { bundleWorker, ensureBuiltDist, ROOT, type RunningWorker, startWorker } from './worker-harness.js';
 
 /**
@@ -15,7 +16,8 @@ const BUILD_TIMEOUT_MS = 180_000;
 const START_TIMEOUT_MS = 120_000;
 const REQUEST_TIMEOUT_MS = 60_000;
 const BUDGET = 1500;
-const TURNS_BEFORE_RESTART = 6;
+/** `AGENT_TURNS=50` measures memory after more steps (docs/guide/integrations.md). */
+const TURNS_BEFORE_RESTART = Number(process.env.AGENT_TURNS ?? 6);
 const TURNS_AFTER_RESTART = 2;
 const AGENT = '/agents/tested-coder/session-1';
 
@@ -23,6 +25,8 @@ interface Report {
   modelCalls: number;
   promptTokens: number[];
   unpaired: string[];
+  lastRoles: string[];
+  userTexts: string[][];
   lastTx: number;
   kinds: Record<string, number>;
   nodeIds: number;
@@ -65,8 +69,23 @@ async function report(w: RunningWorker): Promise<Report> {
   return (await response.json()) as Report;
 }
 
-/** Each turn: the user's message, two tool calls with their results, the answer. */
+/**
+ * Each step sees what came just before it: the turn's user message (steering is rendered at the
+ * top, so it need not be last), or last the result of the tool it called.
+ */
+function expectLatestSeen(r: Report, texts: readonly string[]): void {
+  for (const [i, seen] of r.userTexts.entries()) expect(seen.join('\n')).toContain(texts[Math.floor(i / 3)]);
+  expect(r.lastRoles.filter((_, i) => i % 3 !== 0)).toEqual(
+    r.lastRoles.filter((_, i) => i % 3 !== 0).map(() => 'tool'),
+  );
+}
+
+/**
+ * Each turn: the user's message (the first is the task, each later one a steering node: they are
+ * phrased as instructions), two tool calls with their results, the answer.
+ */
 function expectTurnsRecordedOnce(r: Report, turns: number): void {
+  expect(r.kinds).toMatchObject({ task: 1, steering: turns - 1, message: turns });
   expect(r.kinds.tool_call).toBe(2 * turns);
   expect(r.kinds.tool_result).toBe(2 * turns);
   expect(r.uniqueNodeIds).toBe(r.nodeIds);
@@ -78,19 +97,25 @@ describe('an AIChatAgent with its ledger in its Durable Object storage', () => {
     'keeps every prompt within the budget with tool calls paired, records each turn once, and survives a restart',
     async () => {
       const first = await start();
-      for (let i = 0; i < TURNS_BEFORE_RESTART; i++) await turn(first, `Read the next two modules (${i}).`);
+      const firstTexts = Array.from(
+        { length: TURNS_BEFORE_RESTART },
+        (_, i) => `Please read the next two modules (${i}).`,
+      );
+      for (const text of firstTexts) await turn(first, text);
       const before = await report(first);
       expect(before.modelCalls).toBe(3 * TURNS_BEFORE_RESTART);
       expect(Math.max(...before.promptTokens)).toBeLessThanOrEqual(BUDGET);
       expect(before.unpaired).toEqual([]);
+      expectLatestSeen(before, firstTexts);
       expectTurnsRecordedOnce(before, TURNS_BEFORE_RESTART);
       console.log(
         JSON.stringify({
           turns: TURNS_BEFORE_RESTART,
           steps: before.modelCalls,
           lastTx: before.lastTx,
-          maxPromptTokens: Math.max(...before.promptTokens),
-          memory: before.memory,
+          promptTokens: before.promptTokens,
+          inIsolate: before.memory,
+          workerdRssMiB: await workerdRssMiB(),
         }),
       );
       await first.dispose();
@@ -102,11 +127,13 @@ describe('an AIChatAgent with its ledger in its Durable Object storage', () => {
       const reopened = await report(second);
       expect(reopened.lastTx).toBe(before.lastTx);
       expectTurnsRecordedOnce(reopened, TURNS_BEFORE_RESTART);
-      for (let i = 0; i < TURNS_AFTER_RESTART; i++) await turn(second, `Read two more modules (${i}).`);
+      const secondTexts = Array.from({ length: TURNS_AFTER_RESTART }, (_, i) => `Please read two more modules (${i}).`);
+      for (const text of secondTexts) await turn(second, text);
       const after = await report(second);
       expect(after.modelCalls).toBe(3 * TURNS_AFTER_RESTART);
       expect(Math.max(...after.promptTokens)).toBeLessThanOrEqual(BUDGET);
       expect(after.unpaired).toEqual([]);
+      expectLatestSeen(after, secondTexts);
       expectTurnsRecordedOnce(after, TURNS_BEFORE_RESTART + TURNS_AFTER_RESTART);
     },
     START_TIMEOUT_MS * 2 + REQUEST_TIMEOUT_MS * 20,

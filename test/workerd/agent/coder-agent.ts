@@ -25,7 +25,7 @@ export function scriptedModel(): MockLanguageModelV4 {
           ? [
               {
                 type: 'tool-call',
-                toolCallId: `call-${n}`,
+                toolCallId: crypto.randomUUID(),
                 toolName: 'read_file',
                 input: JSON.stringify({ path: `src/module-${n}.ts` }),
               },

@@ -48,6 +48,10 @@ export class TestedCoder extends Coder {
         modelCalls: prompts.length,
         promptTokens: prompts.map((p) => promptTokens(p, count)),
         unpaired: prompts.flatMap(unpaired),
+        lastRoles: prompts.map((p) => p.at(-1)?.role),
+        userTexts: prompts.map((p) =>
+          p.flatMap((m) => (m.role === 'user' ? m.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])) : [])),
+        ),
         lastTx: ledger.lastTx,
         kinds,
         nodeIds: view.nodes.length,
