@@ -68,6 +68,8 @@ export async function agentLedger(storage: DurableObjectKvStorage, options: Agen
     authority: options.authority,
     idPrefix: options.idPrefix,
   });
-  const [ai, ledger] = await Promise.all([loadAi(), openOnce(storage, options)]);
+  // The SDK first: without it, nothing is opened.
+  const ai = await loadAi();
+  const ledger = await openOnce(storage, options);
   return { model: ai.wrapLanguageModel({ model: options.model, middleware }), ledger };
 }
