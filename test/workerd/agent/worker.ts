@@ -48,7 +48,22 @@ export class TestedCoder extends Coder {
         modelCalls: prompts.length,
         promptTokens: prompts.map((p) => promptTokens(p, count)),
         unpaired: prompts.flatMap(unpaired),
-        lastRoles: prompts.map((p) => p.at(-1)?.role),
+        resultPaths: prompts.map((p) =>
+          p.flatMap((m) =>
+            m.role === 'tool'
+              ? m.content.flatMap((c) =>
+                  c.type === 'tool-result' ? [...new Set(JSON.stringify(c.output).match(/src\/module-\d+\.ts/g))] : [],
+                )
+              : [],
+          ),
+        ),
+        shapes: prompts.map((p) =>
+          p.map((m) =>
+            typeof m.content === 'string'
+              ? m.role
+              : `${m.role}(${m.content.map((c) => ('toolCallId' in c ? `${c.type}:${c.toolCallId.slice(0, 4)}` : c.type)).join(',')})`,
+          ),
+        ),
         userTexts: prompts.map((p) =>
           p.flatMap((m) => (m.role === 'user' ? m.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])) : [])),
         ),
