@@ -29,6 +29,7 @@ interface Report {
   shapes: string[][];
   userTexts: string[][];
   lastTx: number;
+  openedOnce: boolean;
   kinds: Record<string, number>;
   nodeIds: number;
   uniqueNodeIds: number;
@@ -88,6 +89,7 @@ function expectLatestSeen(r: Report, texts: readonly string[]): void {
  * phrased as instructions), two tool calls with their results, the answer.
  */
 function expectTurnsRecordedOnce(r: Report, turns: number): void {
+  expect(r.openedOnce).toBe(true);
   expect(r.kinds).toMatchObject({ task: 1, steering: turns - 1, message: turns });
   expect(r.kinds.tool_call).toBe(2 * turns);
   expect(r.kinds.tool_result).toBe(2 * turns);

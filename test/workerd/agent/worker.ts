@@ -39,6 +39,8 @@ export class TestedCoder extends Coder {
     }
     if (action === 'report') {
       const { ledger } = await agentLedger(this.ctx.storage, { model: this.yourModel, budget: 1500 });
+      // `ctx.storage` is one object for the instance's life, so this is the ledger onChatMessage used.
+      const again = await agentLedger(this.ctx.storage, { model: this.yourModel, budget: 1500 });
       const count = (t: string) => ledger.countTokens(t);
       const prompts = this.yourModel.doStreamCalls.map((call) => call.prompt);
       const view = await ledger.asOf({ epoch: ledger.lastEpoch });
@@ -68,6 +70,7 @@ export class TestedCoder extends Coder {
           p.flatMap((m) => (m.role === 'user' ? m.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])) : [])),
         ),
         lastTx: ledger.lastTx,
+        openedOnce: again.ledger === ledger,
         kinds,
         nodeIds: view.nodes.length,
         uniqueNodeIds: new Set(view.nodes.map((n) => n.id)).size,
