@@ -17,6 +17,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./src/integrations/openai-agents/index.ts', import.meta.url)),
       },
       {
+        find: /^context-ledger\/cloudflare-agents$/,
+        replacement: fileURLToPath(new URL('./src/integrations/cloudflare-agents/index.ts', import.meta.url)),
+      },
+      {
         find: /^context-ledger\/recorder$/,
         replacement: fileURLToPath(new URL('./src/recorder/index.ts', import.meta.url)),
       },

@@ -122,7 +122,13 @@ describe('the packed tarball', () => {
     const dist = join(app, 'node_modules/context-ledger/dist');
     // Optional peers (the RDF subpath's n3 and Comunica, the embedder's @energetic-ai packages)
     // are loaded on first use, when installed.
-    const allowed = new Set([...Object.keys(PKG.dependencies), ...Object.keys(PKG.peerDependencies ?? {})]);
+    // And its own name: context-ledger/cloudflare-agents opens ledgers through the entry the
+    // runtime's export condition selects, so a Worker's bundle holds one engine.
+    const allowed = new Set([
+      'context-ledger',
+      ...Object.keys(PKG.dependencies),
+      ...Object.keys(PKG.peerDependencies ?? {}),
+    ]);
     const foreign = new Set<string>();
     const mapped: string[] = [];
     for (const entry of await readdir(dist, { recursive: true, withFileTypes: true })) {

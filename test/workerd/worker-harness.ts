@@ -102,7 +102,13 @@ export async function bundleWorker(configPath: string, outdir: string, timeoutMs
   const { stdout } = await run(
     process.execPath,
     [wrangler, 'deploy', '--dry-run', '--outdir', outdir, '--config', configPath],
-    { timeout: timeoutMs, env: { ...process.env, ...OFFLINE_ENV }, maxBuffer: 16 * 1024 * 1024 },
+    // From the config's folder, as a project runs it: wrangler resolves a config's `tsconfig` from there.
+    {
+      cwd: dirname(configPath),
+      timeout: timeoutMs,
+      env: { ...process.env, ...OFFLINE_ENV },
+      maxBuffer: 16 * 1024 * 1024,
+    },
   );
   const size = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(stdout);
   if (!size) throw new Error(`wrangler printed no upload size:\n${stdout}`);
