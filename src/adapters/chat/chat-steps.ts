@@ -41,6 +41,7 @@ export class ChatStepAssembly {
   private readonly callOwner = new Map<string, number>();
   private readonly resultFor = new Map<string, { text: string; isError: boolean }>();
   private readonly orphanAt = new Set<number>();
+  /** Calls without an id that no result answered yet, in call order. */
   private readonly pendingNoId: Array<{ call: ChatCall; key: string }> = [];
   private taskIdx = -1;
   private taskWritten = false;
@@ -95,10 +96,9 @@ export class ChatStepAssembly {
     let key: string | undefined;
     if (t.callId !== undefined && this.callOwner.has(t.callId) && !this.resultFor.has(t.callId)) key = t.callId;
     else if (t.callId === undefined) {
-      const p = this.pendingNoId.find(
-        (x) => !this.resultFor.has(x.key) && (t.name === undefined || x.call.name === t.name),
-      );
-      key = p?.key;
+      // The earliest id-less call still unanswered; an answered one leaves the list for good.
+      const k = this.pendingNoId.findIndex((x) => t.name === undefined || x.call.name === t.name);
+      if (k >= 0) key = this.pendingNoId.splice(k, 1)[0]!.key;
     }
     if (key === undefined) this.orphanAt.add(i);
     else this.resultFor.set(key, { text: t.text, isError: t.isError });
