@@ -23,7 +23,7 @@ export class RecordedMessages {
   private readonly ids = new Set<string>();
   private readonly byPosition = new Map<number, Recorded>();
 
-  /** The message's turns when it was not recorded yet (it is now), else undefined. */
+  /** Marks the message recorded; returns its turns, or undefined when it was recorded before. */
   record(message: unknown, position: number, turnsOf: (message: unknown) => ChatTurn[]): ChatTurn[] | undefined {
     if (isRecord(message) && typeof message.id === 'string' && message.id.length > 0) {
       if (this.ids.has(message.id)) return undefined;
