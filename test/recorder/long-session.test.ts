@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { TraceBuilder } from '../../src/adapters/trace-builder.js';
 import { fromAISDK, recordSession } from '../../src/recorder/index.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 import { graphOf } from '../integrations/ai-sdk-helpers.js';
@@ -119,7 +120,11 @@ describe('SessionRecorder over a long session', { timeout: 300_000 }, () => {
 
     const ledger = await pool.ledger(0);
     const recorder = recordSession(ledger, { format: 'ai-sdk' });
+    // Each step is assembled once, however often the history is resent: a call's work follows its new messages.
+    const steps = vi.spyOn(TraceBuilder.prototype, 'addStep');
     for (let k = 1; k <= session.length; k++) await recorder.sync(session.slice(0, k));
+    expect(steps).toHaveBeenCalledTimes(replay.stats.steps);
+    steps.mockRestore();
     expect(ledger.lastTx).toBe(replay.transactions.length);
     expect(await graphOf(ledger)).toEqual(await graphOf(expected));
     expect(recorder.stats).toEqual(replay.stats);
