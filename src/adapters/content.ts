@@ -26,3 +26,22 @@ export function stableJson(v: unknown): string {
       .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
+
+/**
+ * `stableJson(a) === stableJson(b)` without building either string: strings are compared as they
+ * are (the same string resent is one pointer check), so checking a resent message is cheap.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (isRecord(a) || isRecord(b)) {
+    if (!isRecord(a) || !isRecord(b)) return false;
+    const keys = Object.keys(a);
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((k) => Object.prototype.propertyIsEnumerable.call(b, k) && sameJson(a[k], b[k]))
+    );
+  }
+  return (JSON.stringify(a) ?? 'null') === (JSON.stringify(b) ?? 'null');
+}

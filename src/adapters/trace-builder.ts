@@ -27,7 +27,8 @@ export class TraceBuilder implements FileKnowledge {
   private readonly transactions: Transaction[] = [];
   private readonly ids = new Set<string>();
   private readonly files = new KnownFiles();
-  private readonly stats: AdapterStats = { steps: 0, commands: 0, recognised: 0, byCategory: {}, warnings: [] };
+  /** What was seen and skipped so far (live: it grows with every step added). */
+  readonly stats: AdapterStats = { steps: 0, commands: 0, recognised: 0, byCategory: {}, warnings: [] };
   private readonly preImages: PreImage[] = [];
   private taskId: string | undefined;
   /** Steering nodes waiting for the next action they plan. */
@@ -150,13 +151,21 @@ export class TraceBuilder implements FileKnowledge {
     });
   }
 
-  finish(): AdaptedTrace {
-    const transactions = this.transactions.map((tx) => {
+  /**
+   * The transactions added since the last call, made well-formed: a live recorder commits them as
+   * steps come, and each is checked once rather than the whole trace again.
+   */
+  takeTransactions(): Transaction[] {
+    return this.transactions.splice(0).map((tx) => {
       const clean = wellFormedTransaction(tx);
       if (clean !== tx)
         this.warn(tx.epoch, 'text made well-formed (lone surrogates → U+FFFD, byte-order marks dropped)');
       return clean;
     });
-    return { transactions, stats: this.stats, preImages: this.preImages };
+  }
+
+  /** The trace: the transactions not taken yet (all of them for a transcript), stats and pre-images. */
+  finish(): AdaptedTrace {
+    return { transactions: this.takeTransactions(), stats: this.stats, preImages: this.preImages };
   }
 }

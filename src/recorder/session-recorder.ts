@@ -1,14 +1,14 @@
 import { aiSdkTurns } from '../adapters/chat/ai-sdk.js';
 import { anthropicTurns } from '../adapters/chat/anthropic.js';
-import { type ChatTurn, chatTrace } from '../adapters/chat/chat-steps.js';
+import { ChatStepAssembly, type ChatTurn } from '../adapters/chat/chat-steps.js';
 import { openAITurn } from '../adapters/chat/openai.js';
 import { openAIAgentsTurns } from '../adapters/chat/openai-agents.js';
-import { isRecord, stableJson } from '../adapters/content.js';
+import { isRecord } from '../adapters/content.js';
 import type { AdapterOptions, AdapterStats } from '../adapters/types.js';
 import { LedgerError } from '../errors.js';
 import { type Ledger, readLedger } from '../ledger/ledger.js';
 import type { Receipt, Transaction } from '../schema/types.js';
-import { fnv1aHex } from '../text/fnv1a.js';
+import { RecordedMessages } from './recorded-messages.js';
 
 /** Message shapes a recorder reads: OpenAI chat, Anthropic messages, AI SDK `ModelMessage`s / prompts,
  * OpenAI Agents SDK items (`AgentInputItem`). */
@@ -37,16 +37,18 @@ const TURNS: Record<MessageFormat, (m: unknown) => ChatTurn[]> = {
 
 /**
  * Records a live conversation into a ledger as it happens, one transaction per turn, in exactly
- * the shapes the transcript adapters write (it runs the same step assembly over the turns seen so
- * far), so a live session and the same transcript replayed with `fromOpenAI` / `fromAnthropic` /
- * `fromAISDK` give the same ledger.
+ * the shapes the transcript adapters write (it feeds the same step assembly one turn after
+ * another), so a live session and the same transcript replayed with `fromOpenAI` /
+ * `fromAnthropic` / `fromAISDK` give the same ledger. A call costs work in proportion to its new
+ * messages: the assembly keeps its state between calls, and resent messages are only compared.
  *
- * Idempotent: a message is keyed by its `id` when it has one, else by its position in the session
- * and a hash of what it says; a key recorded once is never recorded again, so frameworks may
- * resend the whole history every call. An assistant turn whose tool calls are not answered yet is
- * held back (its step would otherwise record `[no result recorded]`) until its results, or a later
- * turn, arrive. A message that cannot be parsed is recorded as a plain result with a warning in
- * `stats`; it never throws.
+ * Idempotent: a message is known by its `id` when it has one, else by its position in the session
+ * and what it says (see RecordedMessages); a message recorded once is never recorded again, so
+ * frameworks may resend the whole history every call. An assistant turn whose tool calls are not
+ * answered yet is held back (its step would otherwise record `[no result recorded]`) until its
+ * results, or a later user turn, arrive; a result that comes after that user turn finds its step
+ * already committed. A message that cannot be parsed is recorded as a plain result with a warning
+ * in `stats`; it never throws.
  *
  * After a restart, a new recorder given the whole history again commits only the steps whose
  * nodes the ledger does not hold yet. One session per ledger (or distinct `idPrefix`es for
@@ -57,13 +59,16 @@ export class SessionRecorder {
   readonly ledger: Ledger;
   private readonly options: RecorderOptions;
   private readonly toTurns: (m: unknown) => ChatTurn[];
-  private readonly seen = new Set<string>();
-  private readonly turns: ChatTurn[] = [];
+  private readonly recorded = new RecordedMessages();
+  private readonly assembly: ChatStepAssembly;
+  /** Call ids that have a result turn ('#' for a result without an id). */
+  private readonly answered = new Set<string>();
   private messages = 0;
-  /** Transactions of the trace already in the ledger; -1 until checked against it. */
-  private committed = -1;
+  /** False until the first flush has checked which of its transactions the ledger holds. */
+  private resumed = false;
+  /** Transactions emitted and not committed yet (a failed commit is retried on the next flush). */
+  private readonly unsent: Transaction[] = [];
   private epochBase = 0;
-  private latestStats: AdapterStats = { steps: 0, commands: 0, recognised: 0, byCategory: {}, warnings: [] };
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(ledger: Ledger, options: RecorderOptions) {
@@ -76,11 +81,12 @@ export class SessionRecorder {
     this.ledger = ledger;
     this.options = { ...options };
     this.toTurns = TURNS[options.format];
+    this.assembly = new ChatStepAssembly(this.options);
   }
 
   /** What the step assembly saw and skipped so far (warnings include every unparseable message). */
   get stats(): AdapterStats {
-    return this.latestStats;
+    return this.assembly.stats;
   }
 
   /** Messages recorded so far (the next appended message's position). */
@@ -100,13 +106,6 @@ export class SessionRecorder {
     if (!Array.isArray(messages))
       throw new LedgerError('INVALID_REQUEST', { field: 'messages', reason: 'an array of messages' });
     return this.run(() => this.take(messages.map((m, i) => [m, this.messages + i] as const)));
-  }
-
-  /** The key of a message at a position: its id, else position and content hash. */
-  keyOf(message: unknown, position: number): string {
-    if (isRecord(message) && typeof message.id === 'string' && message.id.length > 0) return `id:${message.id}`;
-    const text = stableJson(this.turnsOf(message));
-    return `${position}:${text.length}:${fnv1aHex(text)}`;
   }
 
   private run<T>(op: () => Promise<T>): Promise<T> {
@@ -134,15 +133,15 @@ export class SessionRecorder {
   private async take(list: ReadonlyArray<readonly [unknown, number]>): Promise<RecordResult> {
     let fresh = 0;
     for (const [m, position] of list) {
-      const key = this.keyOf(m, position);
-      if (this.seen.has(key)) continue;
-      this.seen.add(key);
-      this.turns.push(...this.turnsOf(m));
+      const turns = this.recorded.record(m, position, (x) => this.turnsOf(x));
+      if (!turns) continue;
+      for (const t of turns) if (t.kind === 'result') this.answered.add(t.callId ?? '#');
+      this.assembly.add(turns);
       this.messages++;
       fresh++;
     }
     // Nothing new, or no user turn yet (the first user turn is the task, wherever it comes).
-    if ((fresh === 0 && this.committed >= 0) || !this.turns.some((t) => t.kind === 'user'))
+    if ((fresh === 0 && this.resumed && this.unsent.length === 0) || !this.assembly.hasTask)
       return { receipts: [], newMessages: fresh, pending: this.pending() };
     const { receipts, pending } = await this.flush();
     return { receipts, newMessages: fresh, pending };
@@ -156,37 +155,36 @@ export class SessionRecorder {
   /**
    * The first assistant turn with a call not answered yet, when no user turn (or unparseable
    * message) followed it: its step, and every step after it, wait. Several assistant turns may
-   * wait together (parallel calls arrive as one turn each in the Agents SDK's items).
+   * wait together (parallel calls arrive as one turn each in the Agents SDK's items). Emitted
+   * turns are answered or followed by a user turn, and stay so, so only the rest is scanned.
    */
   private openTurn(): number {
-    const answered = new Set(this.turns.flatMap((x) => (x.kind === 'result' ? [x.callId ?? '#'] : [])));
     let open = -1;
-    for (let i = this.turns.length - 1; i >= 0; i--) {
-      const t = this.turns[i]!;
+    for (let i = this.assembly.size - 1; i >= this.assembly.emittedTurns; i--) {
+      const t = this.assembly.turn(i);
       if (t.kind === 'malformed' || (t.kind === 'user' && t.text.trim())) break;
-      if (t.kind === 'assistant' && t.calls.some((c) => !answered.has(c.id ?? '#'))) open = i;
+      if (t.kind === 'assistant' && t.calls.some((c) => !this.answered.has(c.id ?? '#'))) open = i;
     }
     return open;
   }
 
   private async flush(): Promise<{ receipts: Receipt[]; pending: boolean }> {
-    const { trace, turnEpochs } = chatTrace(this.turns, this.options);
-    this.latestStats = trace.stats;
     const open = this.openTurn();
-    const final = open >= 0 ? (turnEpochs[open] ?? trace.transactions.length) : trace.transactions.length;
-    if (this.committed < 0) await this.resume(trace.transactions);
+    this.assembly.emitUntil(open >= 0 ? open : this.assembly.size);
+    this.unsent.push(...this.assembly.takeTransactions());
+    if (!this.resumed) await this.resume();
     const receipts: Receipt[] = [];
-    while (this.committed < final) {
-      const tx = trace.transactions[this.committed]!;
+    for (let tx = this.unsent[0]; tx !== undefined; tx = this.unsent[0]) {
       receipts.push(await this.ledger.commit({ ...tx, epoch: tx.epoch + this.epochBase }));
-      this.committed++;
+      this.unsent.shift();
     }
     return { receipts, pending: open >= 0 };
   }
 
-  /** First flush: which of the trace's transactions the ledger already holds, and the epoch offset. */
-  private async resume(transactions: readonly Transaction[]): Promise<void> {
+  /** First flush: drops the transactions the ledger already holds, and finds the epoch offset. */
+  private async resume(): Promise<void> {
     const ledger = this.ledger;
+    const transactions = this.unsent;
     const found = await readLedger(ledger, async ({ index }) => {
       let last = -1;
       transactions.forEach((tx, i) => {
@@ -196,8 +194,9 @@ export class SessionRecorder {
       const row = task ? index.nodes.get(task.id) : undefined;
       return { last, taskEpoch: row ? index.transactions[row.tx]?.epoch : undefined };
     });
-    this.committed = found.last + 1;
+    transactions.splice(0, found.last + 1);
     this.epochBase = found.taskEpoch !== undefined ? found.taskEpoch : ledger.lastTx === 0 ? 0 : ledger.lastEpoch + 1;
+    this.resumed = true;
   }
 }
 

@@ -2,8 +2,10 @@
  * What the AI SDK middleware adds to a model call beyond the materialize calls it makes (target:
  * at most 2 ms). A recorded tool loop of STEPS steps; then, alternating sample by sample:
  * transformParams on the same history resent (nothing new to record); transformParams with one
- * new step (an assistant tool call and its result: the step assembly reruns over the session and
- * one transaction is committed).
+ * new step (an assistant tool call and its result: the step is assembled and one transaction is
+ * committed). The new step's commit is timed too, so what the middleware does around the engine
+ * is seen apart from the engine's own floor; and a LONG_STEPS loop shows whether that grows with
+ * the session.
  */
 import type { LanguageModelV4, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import { openLedger } from '../../src/entries/node.js';
@@ -11,6 +13,7 @@ import { ledgerMiddleware } from '../../src/integrations/ai-sdk/index.js';
 import { type BenchRow, percentile, targetRow, timed } from './bench-util.js';
 
 const STEPS = 100;
+const LONG_STEPS = 400;
 const BUDGET = 8000;
 const RUNS = 15;
 
@@ -40,7 +43,15 @@ const view = (k: number): LanguageModelV4Prompt => {
   ];
 };
 
-export async function middlewareBench(): Promise<BenchRow[]> {
+interface Sample {
+  ms: number;
+  materialize: number;
+  commit: number;
+  added: number;
+}
+
+/** Samples of transformParams on a STEPS-step loop, resent and with one new step each. */
+async function loopSamples(steps: number): Promise<{ resent: Sample[]; newStep: Sample[] }> {
   const ledger = await openLedger();
   try {
     const middleware = ledgerMiddleware({ ledger, budget: BUDGET });
@@ -48,7 +59,7 @@ export async function middlewareBench(): Promise<BenchRow[]> {
     let prompt: LanguageModelV4Prompt = [
       { role: 'user', content: [{ type: 'text', text: 'Find why f_3_7 returns the wrong value.' }] },
     ];
-    for (let k = 0; k < STEPS; k++) prompt = [...prompt, ...view(k)];
+    for (let k = 0; k < steps; k++) prompt = [...prompt, ...view(k)];
     const call = async (p: LanguageModelV4Prompt) =>
       await middleware.transformParams!({ type: 'generate', params: { prompt: p }, model });
     await call(prompt); // records the loop so far
@@ -57,52 +68,82 @@ export async function middlewareBench(): Promise<BenchRow[]> {
     // set is computed once per epoch, so a separate materialize of the same epoch would be served
     // from the ledger's cache and be no baseline at all.
     let inside = 0;
+    let committing = 0;
     const materialize = ledger.materialize.bind(ledger);
     ledger.materialize = async (request) => {
       const [ws, ms] = await timed(() => materialize(request));
       inside += ms;
       return ws;
     };
-    const measure = async (p: LanguageModelV4Prompt) => {
-      inside = 0;
-      const [, ms] = await timed(() => call(p));
-      return { ms, materialize: inside, added: ms - inside };
+    const commit = ledger.commit.bind(ledger);
+    ledger.commit = async (tx) => {
+      const [receipt, ms] = await timed(() => commit(tx));
+      committing += ms;
+      return receipt;
     };
-    const resent: Array<{ ms: number; materialize: number; added: number }> = [];
-    const newStep: Array<{ ms: number; materialize: number; added: number }> = [];
+    const measure = async (p: LanguageModelV4Prompt): Promise<Sample> => {
+      inside = 0;
+      committing = 0;
+      const [, ms] = await timed(() => call(p));
+      return { ms, materialize: inside, commit: committing, added: ms - inside };
+    };
+    const resent: Sample[] = [];
+    const newStep: Sample[] = [];
     for (let r = 0; r < RUNS; r++) {
       resent.push(await measure(prompt));
-      prompt = [...prompt, ...view(STEPS + r)];
+      prompt = [...prompt, ...view(steps + r)];
       newStep.push(await measure(prompt));
     }
-    const p50 = (xs: number[]) => Math.round(percentile(xs, 50) * 10) / 10;
-    return [
-      {
-        metric: `materialize p50 inside a new step's call, ${STEPS}-step AI SDK loop, ${BUDGET} tokens`,
-        value: p50(newStep.map((x) => x.materialize)),
-        unit: 'ms',
-      },
-      {
-        metric: 'middleware transformParams p50, one new step recorded',
-        value: p50(newStep.map((x) => x.ms)),
-        unit: 'ms',
-      },
-      targetRow(
-        'what the middleware adds to materialize, p50, one new step (recording it included)',
-        p50(newStep.map((x) => x.added)),
-        'ms',
-        2,
-        true,
-      ),
-      targetRow(
-        'what the middleware adds to materialize, p50, history resent (nothing new)',
-        p50(resent.map((x) => x.added)),
-        'ms',
-        2,
-        true,
-      ),
-    ];
+    return { resent, newStep };
   } finally {
     await ledger.close();
   }
+}
+
+export async function middlewareBench(): Promise<BenchRow[]> {
+  const p50 = (xs: number[]) => Math.round(percentile(xs, 50) * 10) / 10;
+  const { resent, newStep } = await loopSamples(STEPS);
+  const long = await loopSamples(LONG_STEPS);
+  return [
+    {
+      metric: `materialize p50 inside a new step's call, ${STEPS}-step AI SDK loop, ${BUDGET} tokens`,
+      value: p50(newStep.map((x) => x.materialize)),
+      unit: 'ms',
+    },
+    {
+      metric: 'middleware transformParams p50, one new step recorded',
+      value: p50(newStep.map((x) => x.ms)),
+      unit: 'ms',
+    },
+    targetRow(
+      'what the middleware adds to materialize, p50, one new step (recording it included)',
+      p50(newStep.map((x) => x.added)),
+      'ms',
+      2,
+      true,
+    ),
+    targetRow(
+      'what the middleware adds to materialize, p50, history resent (nothing new)',
+      p50(resent.map((x) => x.added)),
+      'ms',
+      2,
+      true,
+    ),
+    { metric: "the new step's commit p50 (engine)", value: p50(newStep.map((x) => x.commit)), unit: 'ms' },
+    {
+      metric: `what the middleware adds beside materialize and the commit, p50, one new step, ${STEPS}-step loop`,
+      value: p50(newStep.map((x) => x.added - x.commit)),
+      unit: 'ms',
+    },
+    {
+      metric: `the same, ${LONG_STEPS}-step loop`,
+      value: p50(long.newStep.map((x) => x.added - x.commit)),
+      unit: 'ms',
+    },
+    {
+      metric: `what the middleware adds to materialize, p50, history resent, ${LONG_STEPS}-step loop`,
+      value: p50(long.resent.map((x) => x.added)),
+      unit: 'ms',
+    },
+  ];
 }

@@ -1,8 +1,9 @@
 /**
- * Shared step assembly for chat transcripts (OpenAI and Anthropic shapes). Each provider parser
- * flattens its messages into `ChatTurn`s; this module pairs tool calls with results by id (in a
- * first pass, so a late result still finds its call), emits one step per assistant turn and per
- * later user message, and recognises views/writes/verifiers in bash-like and editor-like tools.
+ * Shared step assembly for chat transcripts (OpenAI, Anthropic, AI SDK and Agents SDK shapes). Each
+ * provider parser flattens its messages into `ChatTurn`s; this module pairs tool calls with results
+ * by id as turns arrive (a result pairs with an earlier call), emits one step per assistant turn
+ * and per later user message, and recognises views/writes/verifiers in bash-like and editor-like
+ * tools (chat-tool-effects.ts).
  *
  * Steering rule: a user message after the task is a `steering` node when it reads as an
  * instruction about how to work — it starts with, or contains, a directive cue (see STEERING:
@@ -10,30 +11,13 @@
  * `message` (role user). A steering node `plans` the next action.
  */
 
-import { isRecord } from '../content.js';
 import { makeNormaliser, rootsOf } from '../paths.js';
-import { recogniseShell } from '../shell/bash-commands.js';
-import { outputLines } from '../shell/view-pipeline.js';
-import { type EditorInput, editorInputWrites, numberedWindows } from '../swe-agents/editor-tools.js';
 import { type CallInput, TraceBuilder } from '../trace-builder.js';
-import type { AdaptedTrace, AdapterOptions, Effect, ViewEffect } from '../types.js';
+import type { AdaptedTrace, AdapterOptions, AdapterStats, Effect } from '../types.js';
+import { callBody, toolEffects } from './chat-tool-effects.js';
+import type { ChatCall, ChatTurn } from './chat-turns.js';
 
-export interface ChatCall {
-  /** Provider call id (undefined for legacy single function calls). */
-  id?: string | undefined;
-  name: string;
-  /** Parsed input object, or the raw argument string when it is not JSON. */
-  input: unknown;
-  /** Exact argument text as the provider gave it. */
-  raw: string;
-}
-
-export type ChatTurn =
-  | { kind: 'user'; text: string }
-  | { kind: 'assistant'; text: string; calls: ChatCall[] }
-  | { kind: 'result'; callId?: string | undefined; name?: string | undefined; text: string; isError: boolean }
-  | { kind: 'skip' }
-  | { kind: 'malformed'; reason: string; raw: string };
+export type { ChatCall, ChatTurn } from './chat-turns.js';
 
 const STEERING =
   /^\s*(?:please|pls|don'?t|do not|stop|instead|use|make sure|remember|always|never|only|focus|avoid|try|no[,.!]|wait|also|keep|switch|revert|undo|skip|ignore|prefer)\b|\b(?:you (?:must|should|need to)|make sure|instead of|don'?t|do not|from now on|rather than)\b/i;
@@ -41,137 +25,116 @@ const STEERING =
 /** Whether a later user message is a steering instruction (see module comment). */
 export const isSteering = (text: string): boolean => STEERING.test(text);
 
-const BASH_NAMES =
-  /^(?:bash|shell|sh|terminal|run|cmd|exec|run_?(?:shell_?)?command|execute_?(?:bash|command|shell)|exec_?command|run_?bash|container\.exec|local_shell)$/i;
-const EDITOR_NAMES = /str_replace|text_editor|editor|edit_file|file_edit/i;
-
-function commandOf(input: unknown): string | undefined {
-  if (!isRecord(input)) return undefined;
-  const c = input.command ?? input.cmd;
-  if (typeof c === 'string') return c;
-  if (Array.isArray(c) && c.every((x) => typeof x === 'string')) {
-    // ["bash", "-lc", "cmd"] → cmd
-    if (c.length === 3 && /^(ba)?sh$/.test(c[0] as string) && /^-\w*c$/.test(c[1] as string)) return c[2] as string;
-    return c.join(' ');
-  }
-  return undefined;
-}
-
-/** Numbered `   n\tline` output of an editor `view` that printed no header. */
-function bareNumbered(text: string, path: string): ViewEffect[] {
-  const lines = outputLines(text.replace(/\r\n/g, '\n'));
-  const body: string[] = [];
-  let first: number | undefined;
-  for (const l of lines) {
-    const m = /^ *(\d+)\t(.*)$/.exec(l);
-    if (!m) {
-      if (first === undefined) continue; // a leading header line
-      break;
-    }
-    const n = Number(m[1]);
-    if (first === undefined) first = n;
-    else if (n !== first + body.length) break;
-    body.push(m[2] as string);
-  }
-  return first === undefined ? [] : [{ kind: 'view', path, range: [first, first + body.length - 1], lines: body }];
-}
-
-/** Views, writes and verifiers of one tool use, when the tool is bash-like or editor-like. */
-function toolEffects(
-  call: ChatCall,
-  result: string | undefined,
-  b: TraceBuilder,
-  normalise: ReturnType<typeof makeNormaliser>,
-): Effect[] {
-  if (result === undefined) return [];
-  const command = commandOf(call.input);
-  if (command !== undefined && (BASH_NAMES.test(call.name) || /bash|shell|terminal/i.test(call.name))) {
-    const text = result.replace(/\r\n/g, '\n');
-    const rc = /(?:^|\n)(?:exit code|return ?code|exit status)[:=]?\s*(-?\d+)\s*$/i.exec(text);
-    return recogniseShell(
-      command,
-      { text, lines: { lines: outputLines(text) }, returncode: rc ? Number(rc[1]) : undefined },
-      { normalise, files: b },
-    ).effects;
-  }
-  if (EDITOR_NAMES.test(call.name) && isRecord(call.input) && typeof call.input.command === 'string') {
-    const inp = call.input;
-    const input: EditorInput = {
-      command: inp.command as string,
-      path: typeof inp.path === 'string' ? inp.path : undefined,
-      file_text: typeof inp.file_text === 'string' ? inp.file_text : undefined,
-      old_str: typeof inp.old_str === 'string' ? inp.old_str : undefined,
-      new_str: typeof inp.new_str === 'string' ? inp.new_str : undefined,
-      insert_line: typeof inp.insert_line === 'number' ? inp.insert_line : undefined,
-    };
-    const ctx = { normalise, files: b };
-    const effects: Effect[] =
-      /error|not found|no such|did not appear|no replacement/i.test(result.slice(0, 200)) && input.command !== 'view'
-        ? []
-        : editorInputWrites(input, ctx);
-    const resolve = (p: string): string => normalise(p);
-    let views = numberedWindows(result, resolve);
-    if (views.length === 0 && input.command === 'view' && input.path) views = bareNumbered(result, resolve(input.path));
-    effects.push(...views);
-    return effects;
-  }
-  return [];
-}
-
-/** Emits the trace for flattened chat turns. */
-export function buildChatTrace(turns: readonly ChatTurn[], options: AdapterOptions): AdaptedTrace {
-  return chatTrace(turns, options).trace;
-}
-
 /**
- * The trace and, per turn, the epoch of the step it opened (-1 for a turn that opened none: the
- * task, a skipped or empty turn, a paired result). The live recorder uses it to tell which steps
- * a later turn can no longer change.
+ * Step assembly over a growing list of turns. Results are paired with their calls as turns are
+ * added (pairing looks only at earlier turns, so it never changes when later turns come), and
+ * steps are emitted in turn order up to a frontier the caller picks. A transcript adapter adds
+ * every turn and emits them all; the live recorder emits a step once its results are in, and the
+ * builder's state (file knowledge, minted ids, epochs) carries over, so a new turn costs only its
+ * own work. Both run this one code path: a live session and its replay cannot drift apart.
  */
-export function chatTrace(
-  turns: readonly ChatTurn[],
-  options: AdapterOptions,
-): { trace: AdaptedTrace; turnEpochs: number[] } {
-  const turnEpochs = turns.map(() => -1);
-  const b = new TraceBuilder(options);
-  const normalise = makeNormaliser(rootsOf(options));
+export class ChatStepAssembly {
+  private readonly builder: TraceBuilder;
+  private readonly normalise: ReturnType<typeof makeNormaliser>;
+  private readonly turns: ChatTurn[] = [];
+  /** Call id → index of the assistant turn that made it. */
+  private readonly callOwner = new Map<string, number>();
+  private readonly resultFor = new Map<string, { text: string; isError: boolean }>();
+  private readonly orphanAt = new Set<number>();
+  /** Calls without an id that no result answered yet, in call order. */
+  private readonly pendingNoId: Array<{ call: ChatCall; key: string }> = [];
+  private taskIdx = -1;
+  private taskWritten = false;
+  private emitted = 0;
+  private epoch = 0;
 
-  // Task: the first user turn.
-  const taskIdx = turns.findIndex((t) => t.kind === 'user');
-  b.task(taskIdx >= 0 ? (turns[taskIdx] as { text: string }).text.trim() || undefined : undefined);
+  constructor(options: AdapterOptions) {
+    this.builder = new TraceBuilder(options);
+    this.normalise = makeNormaliser(rootsOf(options));
+  }
 
-  // Pass 1: match results to calls by id (or by name/order for id-less legacy calls).
-  const callOwner = new Map<string, number>(); // call id → turn index of its assistant turn
-  const resultFor = new Map<string, { text: string; isError: boolean }>();
-  const orphanAt = new Set<number>();
-  const pendingNoId: Array<{ turn: number; call: ChatCall; key: string }> = [];
-  turns.forEach((t, i) => {
-    if (t.kind === 'assistant') {
-      t.calls.forEach((c, k) => {
-        const key = c.id ?? `#${i}:${k}`;
-        if (c.id === undefined) pendingNoId.push({ turn: i, call: c, key });
-        else if (!callOwner.has(key)) callOwner.set(key, i);
-      });
-      return;
+  /** Turns added so far. */
+  get size(): number {
+    return this.turns.length;
+  }
+
+  /** Turns whose steps are emitted (they no longer change). */
+  get emittedTurns(): number {
+    return this.emitted;
+  }
+
+  /** Whether a user turn (the task) was added. */
+  get hasTask(): boolean {
+    return this.taskIdx >= 0;
+  }
+
+  /** What the step assembly saw and skipped in the steps emitted so far. */
+  get stats(): AdapterStats {
+    return this.builder.stats;
+  }
+
+  turn(index: number): ChatTurn {
+    return this.turns[index]!;
+  }
+
+  /** Appends turns and pairs their tool results with earlier calls (by id, else by name and order). */
+  add(turns: readonly ChatTurn[]): void {
+    for (const t of turns) {
+      const i = this.turns.push(t) - 1;
+      if (this.taskIdx < 0 && t.kind === 'user') this.taskIdx = i;
+      if (t.kind === 'assistant') {
+        t.calls.forEach((c, k) => {
+          const key = c.id ?? `#${i}:${k}`;
+          if (c.id === undefined) this.pendingNoId.push({ call: c, key });
+          else if (!this.callOwner.has(key)) this.callOwner.set(key, i);
+        });
+      } else if (t.kind === 'result') this.pair(t, i);
     }
-    if (t.kind !== 'result') return;
+  }
+
+  private pair(t: Extract<ChatTurn, { kind: 'result' }>, i: number): void {
     let key: string | undefined;
-    if (t.callId !== undefined && callOwner.has(t.callId) && !resultFor.has(t.callId)) key = t.callId;
+    if (t.callId !== undefined && this.callOwner.has(t.callId) && !this.resultFor.has(t.callId)) key = t.callId;
     else if (t.callId === undefined) {
-      const p = pendingNoId.find((x) => !resultFor.has(x.key) && (t.name === undefined || x.call.name === t.name));
-      key = p?.key;
+      // The earliest id-less call still unanswered; an answered one leaves the list for good.
+      const k = this.pendingNoId.findIndex((x) => t.name === undefined || x.call.name === t.name);
+      if (k >= 0) key = this.pendingNoId.splice(k, 1)[0]!.key;
     }
-    if (key === undefined) orphanAt.add(i);
-    else resultFor.set(key, { text: t.text, isError: t.isError });
-  });
+    if (key === undefined) this.orphanAt.add(i);
+    else this.resultFor.set(key, { text: t.text, isError: t.isError });
+  }
 
-  // Pass 2: one step per assistant turn and per later user message.
-  let epoch = 0;
-  turns.forEach((t, i) => {
-    if (t.kind === 'skip' || i === taskIdx) return;
+  /**
+   * Emits the steps of the turns before `end` not emitted yet. The first call writes the task: the
+   * first user turn added so far, so call it once that turn is in (a transcript has all its turns).
+   */
+  emitUntil(end: number): void {
+    if (!this.taskWritten) {
+      const task = this.taskIdx >= 0 ? (this.turns[this.taskIdx] as { text: string }).text : '';
+      this.builder.task(task.trim() || undefined);
+      this.taskWritten = true;
+    }
+    const stop = Math.min(end, this.turns.length);
+    for (; this.emitted < stop; this.emitted++) this.emit(this.turns[this.emitted]!, this.emitted);
+  }
+
+  /** Transactions emitted since the last call, made well-formed. */
+  takeTransactions(): AdaptedTrace['transactions'] {
+    return this.builder.takeTransactions();
+  }
+
+  /** Emits every turn; the trace of the transactions not taken yet. */
+  finish(): AdaptedTrace {
+    this.emitUntil(this.turns.length);
+    return this.builder.finish();
+  }
+
+  private emit(t: ChatTurn, i: number): void {
+    const b = this.builder;
+    if (t.kind === 'skip' || i === this.taskIdx) return;
     if (t.kind === 'malformed') {
       // Unparseable: kept as a plain result so nothing of the transcript is silently lost.
-      turnEpochs[i] = ++epoch;
+      const epoch = ++this.epoch;
       b.warn(epoch, t.reason);
       b.count('malformed');
       b.addStep({ epoch, calls: [], plainResult: { body: t.raw, meta: { unparsed: true } } });
@@ -179,24 +142,23 @@ export function chatTrace(
     }
     if (t.kind === 'user') {
       if (!t.text.trim()) return; // an empty user turn says nothing
-      turnEpochs[i] = ++epoch;
       const steering = isSteering(t.text);
       b.addStep({
-        epoch,
+        epoch: ++this.epoch,
         calls: [],
         messages: [{ kind: steering ? 'steering' : 'message', role: 'user', body: t.text }],
       });
       return;
     }
     if (t.kind === 'result') {
-      if (!orphanAt.has(i)) return;
-      turnEpochs[i] = ++epoch;
+      if (!this.orphanAt.has(i)) return;
+      const epoch = ++this.epoch;
       b.warn(epoch, `tool result without a matching call${t.callId ? ` (${t.callId})` : ''}`);
       b.count('orphan-result');
       b.addStep({ epoch, calls: [], messages: [{ kind: 'message', role: 'tool', body: t.text }] });
       return;
     }
-    turnEpochs[i] = ++epoch;
+    const epoch = ++this.epoch;
     if (t.calls.length === 0) {
       if (t.text.trim())
         b.addStep({ epoch, calls: [], messages: [{ kind: 'message', role: 'assistant', body: t.text }] });
@@ -207,29 +169,30 @@ export function chatTrace(
       return;
     }
     const calls: CallInput[] = t.calls.map((c, k) => {
-      const key = c.id ?? `#${i}:${k}`;
-      const res = resultFor.get(key);
+      const res = this.resultFor.get(c.id ?? `#${i}:${k}`);
       if (!res) {
         b.warn(epoch, `call ${c.id ?? c.name} has no result`);
         b.count('no-result');
       }
       let effects: Effect[] = [];
       try {
-        effects = toolEffects(c, res?.text, b, normalise);
+        effects = toolEffects(c, res?.text, b, this.normalise);
       } catch (err) {
         b.warn(epoch, `recogniser failed: ${err instanceof Error ? err.message : String(err)}`);
       }
       if (!effects.some((e) => e.kind !== 'view-uncertain')) b.count('other');
-      const body =
-        commandOf(c.input) !== undefined && (BASH_NAMES.test(c.name) || /bash|shell|terminal/i.test(c.name))
-          ? (commandOf(c.input) as string)
-          : c.raw;
-      const call: CallInput = { tool: c.name || 'unknown', body, effects };
+      const call: CallInput = { tool: c.name || 'unknown', body: callBody(c), effects };
       if (c.id !== undefined) call.callId = c.id;
       if (res) call.result = { body: res.text, error: res.isError };
       return call;
     });
     b.addStep({ epoch, thought: t.text, calls });
-  });
-  return { trace: b.finish(), turnEpochs };
+  }
+}
+
+/** Emits the trace for flattened chat turns. */
+export function buildChatTrace(turns: readonly ChatTurn[], options: AdapterOptions): AdaptedTrace {
+  const assembly = new ChatStepAssembly(options);
+  assembly.add(turns);
+  return assembly.finish();
 }

@@ -10,6 +10,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { SessionRecorder } from '../../recorder/session-recorder.js';
 import type { MaterializeRequest } from '../../working-set/types.js';
 import { fitWorkingSet, type Reserve } from '../fit-budget.js';
+import { type RepeatCounter, repeatCounter } from '../repeat-counter.js';
 import { aiSdkPrompt, promptTokens } from './render-prompt.js';
 
 export interface LedgerMiddlewareOptions {
@@ -29,6 +30,8 @@ export interface LedgerMiddlewareOptions {
 interface Session {
   recorder: SessionRecorder;
   reserve: Reserve;
+  /** Token counts of the last rendering: the next call's prompt mostly repeats its texts. */
+  counter: RepeatCounter;
 }
 
 const sessions = new WeakMap<Ledger, Session>();
@@ -92,6 +95,7 @@ export function ledgerMiddleware(options: LedgerMiddlewareOptions): LanguageMode
       s = {
         recorder: new SessionRecorder(ledger, { format: 'ai-sdk', idPrefix: options.idPrefix }),
         reserve: { tokens: 0 },
+        counter: repeatCounter((t) => ledger.countTokens(t)),
       };
       sessions.set(ledger, s);
     }
@@ -100,7 +104,8 @@ export function ledgerMiddleware(options: LedgerMiddlewareOptions): LanguageMode
 
   const workingSetPrompt = async (s: Session, system: LanguageModelV4Prompt): Promise<LanguageModelV4Prompt> => {
     const ledger = s.recorder.ledger;
-    const count = (t: string) => ledger.countTokens(t);
+    s.counter.nextRendering();
+    const count = s.counter.count;
     const fixed = promptTokens(system, count);
     const prompt = await fitWorkingSet(
       ledger,

@@ -5,6 +5,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { SessionRecorder } from '../../recorder/session-recorder.js';
 import type { MaterializeRequest } from '../../working-set/types.js';
 import { fitWorkingSet, type Reserve } from '../fit-budget.js';
+import { repeatCounter } from '../repeat-counter.js';
 import { agentInputItems, itemTokens } from './render-items.js';
 
 export interface LedgerSessionOptions {
@@ -107,9 +108,12 @@ export function ledgerInputFilter(session: LedgerSession, options: LedgerInputFi
     });
   const authority = options.authority ? [...options.authority] : undefined;
   const reserve: Reserve = { tokens: 0 };
-  const count = (t: string) => session.ledger.countTokens(t);
+  // The next call's input mostly repeats the texts of this one's rendering.
+  const counter = repeatCounter((t) => session.ledger.countTokens(t));
+  const count = counter.count;
   return async ({ modelData }) => {
     await session.recorder.sync(modelData.input);
+    counter.nextRendering();
     const fixed = count(modelData.instructions ?? '');
     const input = await fitWorkingSet(
       session.ledger,
