@@ -1,7 +1,7 @@
 /**
  * The direction of dependencies in src/ (checked by `npm run lint`, which CI runs):
  *
- *   errors, schema, text  ←  engine, runtime, tokenizer  ←  sql  ←  ledger core, working-set,
+ *   errors, schema, text, scoring  ←  engine, runtime, tokenizer  ←  sql  ←  ledger core, working-set,
  *   retrieval, rerank  ←  facade (ledger.ts, open-ledger.ts)  ←  storage,
  *   rdf  ←  entries, index.ts, cli
  *   facade, adapters  ←  recorder  ←  integrations (ai-sdk, openai-agents); the MCP server is the CLI's
@@ -9,6 +9,8 @@
  * text/ holds pure functions over text that the layers above share: the lexical terms (working-set
  * and retrieval) and the built-in hashed-trigram embedder (the ledger core's default, retrieval's
  * vectors).
+ * scoring/ holds the pure ranking arithmetic both working-set and retrieval use: BM25 and weighted
+ * reciprocal-rank fusion with explicit tie-breaks, one formula for both.
  * Adapters are pure parsers: they see only the schema and text/. No file cycles anywhere. Type-only
  * imports count: a reader follows them just the same.
  */
@@ -41,6 +43,14 @@ module.exports = {
       comment: 'text/ holds pure functions over strings; it may use errors.ts and schema/, nothing above.',
       from: { path: '^src/text/' },
       to: { path: '^src/', pathNot: '^src/(text/|errors[.]ts|schema/)' },
+    },
+    {
+      name: 'scoring-is-pure',
+      severity: 'error',
+      comment:
+        'scoring/ holds pure ranking functions (BM25, reciprocal-rank fusion) that working-set and retrieval (rerank) share; it knows neither, nor anything above text/.',
+      from: { path: '^src/scoring/' },
+      to: { path: '^src/', pathNot: '^src/(scoring/|text/|errors[.]ts|schema/)' },
     },
     {
       name: 'engine-below-sql',
@@ -89,7 +99,8 @@ module.exports = {
     {
       name: 'working-set-not-retrieval',
       severity: 'error',
-      comment: 'working-set and retrieval are siblings; what both need lives below them (text/, sql/, schema/).',
+      comment:
+        'working-set and retrieval are siblings; what both need lives below them (scoring/, text/, sql/, schema/).',
       from: { path: '^src/working-set/' },
       to: { path: '^src/(retrieval|rerank)/' },
     },

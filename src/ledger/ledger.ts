@@ -11,6 +11,7 @@ import { checkRequestText } from '../schema/text-rule.js';
 import type { GraphView, Receipt, Transaction } from '../schema/types.js';
 import { assertEpoch } from '../sql/as-of.js';
 import type { TokenCounter } from '../tokenizer/token-counter.js';
+import { dropLedgerCaches } from '../working-set/ledger-caches.js';
 import { materialize } from '../working-set/materialize.js';
 import type { MaterializeRequest } from '../working-set/types.js';
 import type { WorkingSet } from '../working-set/working-set.js';
@@ -370,6 +371,7 @@ export class Ledger {
         await config.storage?.close?.();
       } finally {
         if (config.storage) unbindStorage(config.storage);
+        dropLedgerCaches(this);
         await config.engine.close();
       }
     });

@@ -1,8 +1,5 @@
 import type { TermPostings } from '../retrieval/term-postings.js';
-
-/** BM25 parameters (the usual defaults). */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+import { bm25Idf, bm25TermScore } from '../scoring/bm25.js';
 
 export interface Bm25Input {
   /** Distinct query terms, ascending (scores are summed in this order: deterministic). */
@@ -26,7 +23,7 @@ export interface Bm25Result {
 }
 
 /**
- * BM25 (k1 = 1.2, b = 0.75) over the visible bodies only: N, document frequencies and the mean
+ * BM25 (scoring/bm25.ts) over the visible bodies only: N, document frequencies and the mean
  * length are computed over them, so a record outside the caller's scopes or no longer valid
  * changes no score. One pass over each query term's postings. Pure.
  */
@@ -47,7 +44,7 @@ export function bm25(input: Bm25Input): Bm25Result {
         if (k < visibleBodies.length && visibleBodies[k]! > 0) df++;
       }
     }
-    const w = Math.log(1 + (docs - df + 0.5) / (df + 0.5));
+    const w = bm25Idf(docs, df);
     idf.set(term, w);
     if (df === 0 || list === undefined) {
       unseen.add(term);
@@ -58,9 +55,7 @@ export function bm25(input: Bm25Input): Bm25Result {
     for (let i = 0; i < list.length; i++) {
       const k = bkeys[i]!;
       if (k >= visibleBodies.length || visibleBodies[k] === 0) continue;
-      const tf = tfs[i]!;
-      const norm = avgdl > 0 ? docLen[k]! / avgdl : 0;
-      const s = (w * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * norm));
+      const s = bm25TermScore(w, tfs[i]!, docLen[k]!, avgdl);
       if (scores[k] === 0) touched.push(k);
       scores[k]! += s;
     }

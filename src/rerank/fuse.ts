@@ -1,3 +1,4 @@
+import { fuseRanks, rankByScore } from '../scoring/rank-fusion.js';
 import { compareStrings } from '../text/compare.js';
 
 /** Per-channel scores of one candidate (0 when the channel did not find it). */
@@ -38,36 +39,33 @@ export interface FusedCandidate {
 }
 
 /**
- * Weighted reciprocal-rank fusion: each channel ranks its candidates (score desc, then id), a
- * candidate gets Σ weight / (RRF_K + rank). A candidate with an exact match gets +1 on top, and
- * no sum of the other channels' contributions reaches 1 (max 3.6 / 11 ≈ 0.33), so exact
- * matches always outrank the rest. Ties break by id. Pure.
+ * Weighted reciprocal-rank fusion (scoring/rank-fusion.ts): each channel ranks its candidates
+ * (score desc, then id), a candidate gets Σ weight / (RRF_K + rank). A candidate with an exact
+ * match starts from 1, and no sum of the other channels' shares reaches 1 (max 3.6 / 11 ≈ 0.33),
+ * so exact matches always outrank the rest. Ties break by id. Pure.
  */
 export function fuse(candidates: ReadonlyMap<string, ChannelScores>): FusedCandidate[] {
-  const ranks = new Map<string, Partial<Record<Channel, number>>>();
-  for (const channel of CHANNELS) {
-    const ranked = [...candidates]
-      .filter(([, s]) => s[channel] > 0)
-      .sort((a, b) => b[1][channel] - a[1][channel] || compareStrings(a[0], b[0]));
-    ranked.forEach(([id], i) => {
-      const r = ranks.get(id) ?? {};
-      r[channel] = i + 1;
-      ranks.set(id, r);
-    });
-  }
-  const out: FusedCandidate[] = [];
-  for (const [id, channels] of candidates) {
-    const r = ranks.get(id) ?? {};
-    const contributions = { exact: 0, lexical: 0, vector: 0, graph: 0, temporal: 0 };
-    for (const c of CHANNELS) if (r[c] !== undefined) contributions[c] = FUSION_WEIGHTS[c] / (RRF_K + r[c]!);
-    const score =
-      (channels.exact > 0 ? 1 : 0) +
-      contributions.exact +
-      contributions.lexical +
-      contributions.vector +
-      contributions.graph +
-      contributions.temporal;
-    out.push({ id, score, channels, contributions, ranks: r });
-  }
-  return out.sort((a, b) => b.score - a.score || compareStrings(a.id, b.id));
+  const ranks = new Map(
+    CHANNELS.map((channel) => [
+      channel,
+      rankByScore(
+        [...candidates].map(([id, s]) => [id, s[channel]] as const),
+        compareStrings,
+      ),
+    ]),
+  );
+  const fused = fuseRanks(candidates.keys(), ranks, {
+    channels: CHANNELS,
+    k: RRF_K,
+    weights: FUSION_WEIGHTS,
+    compareIds: compareStrings,
+    base: (id) => (candidates.get(id)!.exact > 0 ? 1 : 0),
+  });
+  return fused.map((f) => ({
+    id: f.id,
+    score: f.score,
+    channels: candidates.get(f.id)!,
+    contributions: f.shares,
+    ranks: f.ranks,
+  }));
 }

@@ -1,5 +1,5 @@
 import { textTerms } from '../text/text-terms.js';
-import { distinctTerms } from './query-terms.js';
+import type { QueryTexts } from './query-terms.js';
 import { excerptText } from './ref-text.js';
 import type { Candidate, Excerpt, Excerpts } from './types.js';
 
@@ -33,12 +33,15 @@ export class Excerpter implements Excerpts {
   private readonly scored = new Map<string, ScoredBody>();
 
   /** `query`: the query's text, or its parts (their terms are the same as those of the parts
-   * joined by newlines; as parts, each one's terms come from distinctTerms' cache). */
+   * joined by newlines; as parts, each one's terms come from `queryTexts`, the ledger's memory
+   * of them, when given). */
   constructor(
     query: string | readonly string[],
     private readonly countTokens: (text: string) => number,
+    queryTexts?: QueryTexts,
   ) {
-    this.query = new Set(typeof query === 'string' ? textTerms(query) : query.flatMap((text) => distinctTerms(text)));
+    const parts = typeof query === 'string' ? [query] : query;
+    this.query = new Set(parts.flatMap((text) => queryTexts?.distinctTerms(text) ?? textTerms(text)));
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import type { NodeRow } from '../schema/rows.js';
 import { Excerpter } from './excerpt.js';
 import { type CandidateGraph, loadCandidates } from './load-candidates.js';
+import { rankingMemory } from './ranking-memory.js';
 import { refText } from './ref-text.js';
 import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
 import type { ResolvedRequest } from './request.js';
@@ -54,6 +55,10 @@ const rankedCache = new WeakMap<object, { lastTx: number | undefined; byKey: Map
 /** Rankings kept per ledger: a session window's epochs. */
 const MAX_RANKINGS = 64;
 
+export function dropRankings(owner: object): void {
+  rankedCache.delete(owner);
+}
+
 /** The closure, tiers, units and ranked order for a request, from the cache when it still holds. */
 export function rankedCandidates(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
   const owner = ctx.cacheOwner;
@@ -90,8 +95,9 @@ async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Rank
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
   const coveredBy = carriedBodies(graph, refCost);
   const query = { ...relevanceQuery(shown, tiers), authored: authoredBodies(graph, coveredBy) };
-  const placement = rankUnits(units, query);
-  const excerpts = new Excerpter([query.text, query.focus ?? ''], ctx.countTokens);
+  const memory = rankingMemory(ctx.cacheOwner);
+  const placement = rankUnits(units, query, memory);
+  const excerpts = new Excerpter([query.text, query.focus ?? ''], ctx.countTokens, memory.queryTexts);
   return { graph, tiers, units, unanswered, coveredBy, placement, refCost, excerpts };
 }
 

@@ -1,6 +1,8 @@
+import { bm25Idf, bm25TermScore } from '../scoring/bm25.js';
+import { fuseRanks, rankByScore } from '../scoring/rank-fusion.js';
 import { compareStrings } from '../text/compare.js';
-import { textTerms } from '../text/text-terms.js';
-import { distinctTerms, textIncludes } from './query-terms.js';
+import { type BodyTermCounts, rememberHits } from './body-terms.js';
+import { type RankingMemory, rankingMemory } from './ranking-memory.js';
 import type { Candidate, Unit } from './types.js';
 
 /** Units at or above this tier are hard guarantees, packed by rule; the rest are ranked here. */
@@ -34,8 +36,6 @@ export interface RelevanceQuery {
 
 /** Reciprocal-rank constant: the usual 60, so no single channel's head dominates the fusion. */
 const RRF_K = 60;
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
 
 /**
  * Orders the units below the guaranteed tiers: relevance by reciprocal-rank fusion of BM25 of
@@ -49,17 +49,29 @@ const BM25_B = 0.75;
  * current action) is placed by recency only. Then
  * the units no channel scores, newest first, so whatever budget relevance leaves is filled as a
  * recency window would fill it. Each channel ranks only the units it scores; ties break by
- * transaction (newer first), then by key. Pure and deterministic.
+ * transaction (newer first), then by key. Deterministic; `memory` (the ledger's, see
+ * ranking-memory.ts) only saves work across calls.
  */
-export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<string, Placement> {
+export function rankUnits(
+  units: readonly Unit[],
+  query: RelevanceQuery,
+  memory: RankingMemory = rankingMemory(undefined),
+): Map<string, Placement> {
   const pool = [...units]
     .filter((u) => u.tier >= RANKED_FROM_TIER)
     .sort((a, b) => b.tx - a.tx || compareStrings(a.key, b.key));
+  // Pool order is every tie-break: newer first, then key.
+  const position = new Map(pool.map((u, i) => [u.key, i]));
+  const byPosition = (a: string, b: string) => position.get(a)! - position.get(b)!;
   const channels = new Map<Signal, Map<string, number>>();
   const ranked = (signal: Signal, scored: Array<{ key: string; score: number }>) => {
-    // pool order is the tie-break (stable sort): newer first, then key
-    const order = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score);
-    channels.set(signal, new Map(order.map((s, i) => [s.key, i + 1])));
+    channels.set(
+      signal,
+      rankByScore(
+        scored.map((s) => [s.key, s.score] as const),
+        byPosition,
+      ),
+    );
   };
 
   ranked(
@@ -70,7 +82,7 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
     'current evidence',
     pool.map((u) => ({ key: u.key, score: u.members.some((m) => m.kind === 'evidence') ? u.tx + 1 : 0 })),
   );
-  const named = namedPaths(pool, query);
+  const named = namedPaths(pool, query, memory);
   const mentions = pathMentions(named);
   ranked(
     'exact path',
@@ -84,8 +96,8 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
   // place it (exact path still does while open work touches the file). Scoring it crowded file
   // views out of small budgets on the replay evaluation.
   const authored = query.authored ?? new Set<number>();
-  ranked('bm25', bm25Scores(pool, query.text, authored));
-  ranked('action bm25', bm25Scores(pool, query.focus ?? '', authored));
+  ranked('bm25', bm25Scores(pool, query.text, authored, memory));
+  ranked('action bm25', bm25Scores(pool, query.focus ?? '', authored, memory));
 
   // A command run again later (the reproduction script after each change) has its older outputs
   // placed by recency only: the newer run shows the state they described.
@@ -99,18 +111,31 @@ export function rankUnits(units: readonly Unit[], query: RelevanceQuery): Map<st
   // Relevance leads: units some relevance channel scores, in fused order; then the rest, newest
   // first (the recency fill). Fusing recency in at equal weight measured ~8 points lower at 8k
   // and 16k tokens on the replay evaluation: recent but irrelevant output crowded out old views.
-  const relevance = fuse(pool, RELEVANCE_SIGNALS, channels);
+  const relevance = fuseRanks(
+    pool.map((u) => u.key),
+    channels,
+    { channels: RELEVANCE_SIGNALS, k: RRF_K, weights: RELEVANCE_WEIGHTS, compareIds: byPosition },
+  );
   const recency = channels.get('recency')!;
   const scored = relevance.filter((f) => f.score > 0);
-  const rest = relevance.filter((f) => f.score === 0).sort((a, b) => recency.get(a.key)! - recency.get(b.key)!);
+  const rest = relevance.filter((f) => f.score === 0).sort((a, b) => recency.get(a.id)! - recency.get(b.id)!);
   const placed = [
-    ...scored.map((f) => ({ key: f.key, signal: f.best!.signal, signalRank: f.best!.rank })),
-    ...rest.map((f) => ({ key: f.key, signal: 'recency' as Signal, signalRank: recency.get(f.key)! })),
+    ...scored.map((f) => ({ key: f.id, signal: f.best!.channel, signalRank: f.best!.rank })),
+    ...rest.map((f) => ({ key: f.id, signal: 'recency' as Signal, signalRank: recency.get(f.id)! })),
   ];
   return new Map(placed.map((f, i) => [f.key, { rank: i, signal: f.signal, signalRank: f.signalRank }]));
 }
 
 const RELEVANCE_SIGNALS: readonly Signal[] = ['exact path', 'bm25', 'action bm25', 'current evidence'];
+/** Every relevance signal counts alike: a unit's first-placed signal names why it is in. */
+const RELEVANCE_WEIGHTS: Readonly<Record<Signal, number>> = {
+  'exact path': 1,
+  bm25: 1,
+  'action bm25': 1,
+  'current evidence': 1,
+  // Not fused: recency orders what no relevance signal places.
+  recency: 0,
+};
 
 /** Units whose every command was run again by a newer unit or by open work (`later`). */
 function rerunUnits(pool: readonly Unit[], later: ReadonlySet<string>): Set<string> {
@@ -126,39 +151,18 @@ function rerunUnits(pool: readonly Unit[], later: ReadonlySet<string>): Set<stri
   return out;
 }
 
-/** Reciprocal-rank fusion of some channels; units no channel ranks keep pool order at score 0. */
-function fuse(
-  pool: readonly Unit[],
-  signals: readonly Signal[],
-  channels: ReadonlyMap<Signal, ReadonlyMap<string, number>>,
-): Array<{ key: string; tx: number; score: number; best: { signal: Signal; part: number; rank: number } | null }> {
-  const out = pool.map((u) => {
-    let score = 0;
-    let best: { signal: Signal; part: number; rank: number } | null = null;
-    for (const signal of signals) {
-      const r = channels.get(signal)?.get(u.key);
-      if (r === undefined) continue;
-      const part = 1 / (RRF_K + r);
-      score += part;
-      if (!best || part > best.part) best = { signal, part, rank: r };
-    }
-    return { key: u.key, tx: u.tx, score, best };
-  });
-  return out.sort((a, b) => b.score - a.score);
-}
-
 /** Paths open work touches, and paths of ranked units the query text names (full path, or its last
  * two segments, or a file name with an extension). */
-function namedPaths(pool: readonly Unit[], query: RelevanceQuery): Set<string> {
+function namedPaths(pool: readonly Unit[], query: RelevanceQuery, memory: RankingMemory): Set<string> {
   // Open work's own paths count even when no ranked unit holds them: a command may still name them.
   const out = new Set<string>(query.paths);
   const focus = query.focus ?? '';
   // In `text\nfocus`, a needle without a newline occurs in one of the two: the long, stable part is
-  // asked through textIncludes' memory, the action's few lines directly.
+  // asked through the memory's textIncludes, the action's few lines directly.
   const includes = (needle: string) =>
     needle.includes('\n')
       ? `${query.text}\n${focus}`.includes(needle)
-      : textIncludes(query.text, needle) || focus.includes(needle);
+      : memory.queryTexts.textIncludes(query.text, needle) || focus.includes(needle);
   // A path is tested once, however many members hold it (a long session views a file many times).
   const unnamed = new Set<string>();
   for (const u of pool) {
@@ -207,25 +211,23 @@ function bm25Scores(
   pool: readonly Unit[],
   queryText: string,
   unscored: ReadonlySet<number>,
+  memory: RankingMemory,
 ): Array<{ key: string; score: number }> {
-  const query = distinctTerms(queryText);
+  const query = memory.queryTexts.distinctTerms(queryText);
   if (query.length === 0) return [];
   // Each body is a document of its own and a unit scores as its best member: an action's long
   // thought and the short output of its command are different texts, and one long unit must not
   // dilute (by its length) the output that answers the query.
-  const docs = new Map<string, { counts: Map<string, number>; length: number }>();
+  const docs = new Map<string, BodyTermCounts>();
   for (const u of pool)
-    for (const m of u.members) if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, bodyTerms(m));
+    for (const m of u.members)
+      if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, memory.bodyTerms.of(m));
   // A query holds every open claim's words (~1k terms on a long session) and a body a few hundred:
   // each body's matches are found from the smaller side, then summed in query order, so the
   // floating-point sums are the ones a loop over the query terms gives. A body's matches depend
   // only on the query and the body, and the query's text (open tasks, steering, claims) recurs
   // from step to step: they are kept per query (distinctTerms hands out one array per text).
-  let known = hitsByQuery.get(query);
-  if (known === undefined) {
-    known = new Map();
-    hitsByQuery.set(query, known);
-  }
+  const known = memory.bodyTerms.hitsFor(query);
   let position: Map<string, number> | undefined;
   const matches = new Map<string, readonly number[]>();
   const df = new Array<number>(query.length).fill(0);
@@ -244,22 +246,21 @@ function bm25Scores(
         for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) found.push(i);
       }
       hits = found;
-      if (known.size >= TERM_CACHE_MAX) known.clear();
-      known.set(hash, hits);
+      rememberHits(known, hash, hits);
     }
     for (const i of hits) df[i]!++;
     matches.set(hash, hits);
   }
   let total = 0;
   for (const d of docs.values()) total += d.length;
-  const avg = total / Math.max(1, docs.size);
-  const idf = df.map((n) => Math.log(1 + (docs.size - n + 0.5) / (n + 0.5)));
+  // Floored at one term: a pool of empty or near-empty bodies must not inflate a short one's score.
+  const avgdl = Math.max(1, total / Math.max(1, docs.size));
+  const idf = df.map((n) => bm25Idf(docs.size, n));
   const scoreOf = new Map<string, number>();
   for (const [hash, d] of docs) {
     let score = 0;
     for (const i of matches.get(hash)!) {
-      const f = d.counts.get(query[i]!)!;
-      score += (idf[i]! * f * (BM25_K1 + 1)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * d.length) / Math.max(1, avg)));
+      score += bm25TermScore(idf[i]!, d.counts.get(query[i]!)!, d.length, avgdl);
     }
     scoreOf.set(hash, score);
   }
@@ -270,26 +271,4 @@ function bm25Scores(
       ...u.members.map((m) => (m.bodyHash === null || unscored.has(m.nid) ? 0 : scoreOf.get(m.bodyHash)!)),
     ),
   }));
-}
-
-/** Each body's matching query terms (positions in the query, ascending) by content hash, per
- * query; read-only once computed. */
-const hitsByQuery = new WeakMap<readonly string[], Map<string, readonly number[]>>();
-
-/** Term counts per body, cached by content hash: the same bodies are ranked on every materialize. */
-const termCache = new Map<string, { counts: Map<string, number>; length: number }>();
-const TERM_CACHE_MAX = 20_000;
-
-function bodyTerms(m: Candidate): { counts: Map<string, number>; length: number } {
-  if (m.body === null || m.bodyHash === null) return { counts: new Map(), length: 0 };
-  let hit = termCache.get(m.bodyHash);
-  if (!hit) {
-    const counts = new Map<string, number>();
-    const terms = textTerms(m.body);
-    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-    hit = { counts, length: terms.length };
-    if (termCache.size >= TERM_CACHE_MAX) termCache.delete(termCache.keys().next().value!);
-    termCache.set(m.bodyHash, hit);
-  }
-  return hit;
 }

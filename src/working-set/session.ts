@@ -22,6 +22,10 @@ const folds = new WeakMap<object, Map<string, Fold>>();
 /** Request keys kept per ledger (a host varying its budget every call must not grow this). */
 const MAX_FOLDS = 16;
 
+export function dropSessionFolds(owner: object): void {
+  folds.delete(owner);
+}
+
 /**
  * The session-mode working set at `req.epoch`: the state of the fold at the last step epoch at or
  * before it, with the ranking it was built from. A step is an epoch some transaction was

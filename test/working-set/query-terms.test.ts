@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { textTerms } from '../../src/text/text-terms.js';
-import { distinctTerms, textIncludes } from '../../src/working-set/query-terms.js';
+import { QueryTexts } from '../../src/working-set/query-terms.js';
 
 describe('query-text memory', () => {
+  const memory = new QueryTexts();
+  const distinctTerms = (text: string) => memory.distinctTerms(text);
+  const textIncludes = (text: string, needle: string) => memory.textIncludes(text, needle);
   const texts = ['Fix parseStatus2 in src/can/parser.ts', 'the the REPLY_BASE camping camped', '', 'a\nb/c.py b/c.py'];
 
   it('distinctTerms: the distinct terms in first-occurrence order, the same array on a repeat', () => {
