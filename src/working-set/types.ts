@@ -10,17 +10,18 @@ export interface MaterializeRequest {
   /** `tokens` is required; `records` caps the item count, `chars` the body characters. */
   budget: { tokens: number; records?: number; chars?: number };
   /**
-   * `'fresh'` (the default): the one-shot ranking of this moment alone, filled to the budget and
-   * in reading order (path and line, then the action log).
-   * `'session'`: the working set of an agent loop that materializes after each step, cache-stable
-   * from one step to the next — tasks and steering first, then what earlier steps showed,
-   * byte-identical and in the order it was shown, then what this step adds (its action and the
-   * open work it brings in). When the budget would overflow, the set is re-packed by relevance
-   * down to half the budget so that the following steps append again. The set at an epoch is a
-   * function of the ledger's history up to it (a fold over its epochs, re-packed at least every
-   * 64 steps), so the same ledger and request give the same bytes, after a restore too. It costs
-   * a fraction of `'fresh'` with a prompt cache on, and recall at tight budgets: see
-   * docs/guide/working-sets.md, "Prompt caching".
+   * `'session'` (the default): the working set of an agent loop that materializes after each
+   * step, cache-stable from one step to the next — tasks and steering first, then what earlier
+   * steps showed, byte-identical and in the order it was shown, then what this step adds (its
+   * action, the open work it brings in, and what the action's own words and paths rank). When the
+   * budget would overflow, the set is re-packed by relevance down to half the budget so that the
+   * following steps append again. The set at an epoch is a function of the ledger's history up to
+   * it (a fold over its epochs, re-packed at least every 64 steps), so the same ledger and request
+   * give the same bytes, after a restore too. It costs a fraction of `'fresh'` with a prompt cache
+   * on: see docs/guide/working-sets.md, "Prompt caching".
+   * `'fresh'`: the one-shot ranking of this moment alone, filled to the budget and in reading
+   * order (path and line, then the action log): for one-off looks (the explorer, the CLI's
+   * `materialize`), and more recall at tight budgets when nothing is cached.
    */
   mode?: 'session' | 'fresh';
   /** Authority scopes the working set may draw from; default: every scope. */
