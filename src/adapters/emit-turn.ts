@@ -7,21 +7,30 @@ import type { CallInput, StepInput } from './step-input.js';
 export const NO_RESULT_BODY = '[no result recorded]';
 
 /**
- * The step's free-text messages: a `steering` node per user instruction (its id returned, for
- * the next action it plans) and a `message` node per other text. Ids carry an ordinal only
- * when the step holds more than one message of the kind.
+ * The step's free-text messages: a `steering` node per user instruction (in `planners`, for the
+ * next action it plans), an open user `message` per request (in `requests`: a root of the working
+ * set until answered) and a `message` node per other text. Ids carry an ordinal only when the step holds more than
+ * one message of the kind.
  */
-export function emitMessages(ctx: StepContext, messages: NonNullable<StepInput['messages']>): string[] {
+export function emitMessages(
+  ctx: StepContext,
+  messages: NonNullable<StepInput['messages']>,
+): { planners: string[]; requests: string[] } {
   const t = ctx.epoch;
   const steering: string[] = [];
+  const requests: string[] = [];
   for (const [k, m] of messages.entries()) {
-    const local = m.kind === 'steering' ? 'steer' : 'msg';
+    const local = m.kind === 'steering' ? 'steer' : m.kind === 'request' ? 'req' : 'msg';
     const many = messages.filter((x) => x.kind === m.kind).length > 1;
     const id = ctx.id(many ? `${local}:${t}:${k + 1}` : `${local}:${t}`);
     if (m.kind === 'steering') {
       ctx.graph.node({ id, kind: 'steering', authority: 'user', status: 'open', role: 'user', body: m.body });
       steering.push(id);
       ctx.count('steering');
+    } else if (m.kind === 'request') {
+      ctx.graph.node({ id, kind: 'message', authority: 'user', status: 'open', role: 'user', body: m.body });
+      requests.push(id);
+      ctx.count('request');
     } else {
       ctx.graph.node({
         id,
@@ -33,7 +42,7 @@ export function emitMessages(ctx: StepContext, messages: NonNullable<StepInput['
       ctx.count('message');
     }
   }
-  return steering;
+  return { planners: steering, requests };
 }
 
 /** The step's action (its thought as body), planned by the task and the steering not yet acted

@@ -20,6 +20,9 @@ export interface StepInput {
   calls: CallInput[];
   /** An unparseable step: its observation is kept as a plain tool result the action cites. */
   plainResult?: { body: string; meta?: Record<string, string | number | boolean | null> };
-  /** Free text of the turn when it made no tool call (or a user turn). */
-  messages?: Array<{ kind: 'message' | 'steering'; role: 'user' | 'assistant' | 'tool'; body: string }>;
+  /** Free text of the turn when it made no tool call (or a user turn). A `request` is a user turn
+   * the agent has to answer (a chat's question): open until a step that `answers`. */
+  messages?: Array<{ kind: 'message' | 'steering' | 'request'; role: 'user' | 'assistant' | 'tool'; body: string }>;
+  /** The turn answers the open requests (a chat's final reply): they are resolved. */
+  answers?: boolean;
 }

@@ -31,8 +31,10 @@ export class TraceBuilder implements FileKnowledge {
   readonly stats: AdapterStats = { steps: 0, commands: 0, recognised: 0, byCategory: {}, warnings: [] };
   private readonly preImages: PreImage[] = [];
   private taskId: string | undefined;
-  /** Steering nodes waiting for the next action they plan. */
+  /** Steering and request nodes waiting for the next action they plan. */
   private pendingSteering: string[] = [];
+  /** Requests (open user messages) not answered yet. */
+  private openRequests: string[] = [];
 
   constructor(options: AdapterOptions = {}) {
     const p = options?.idPrefix;
@@ -84,7 +86,9 @@ export class TraceBuilder implements FileKnowledge {
   addStep(step: StepInput): void {
     const ctx = this.stepContext(step.epoch);
     this.stats.steps++;
-    this.pendingSteering.push(...emitMessages(ctx, step.messages ?? []));
+    const { planners, requests } = emitMessages(ctx, step.messages ?? []);
+    this.pendingSteering.push(...planners);
+    this.openRequests.push(...requests);
     if (step.calls.length > 0 || step.plainResult) {
       const plannedBy = this.taskId ? [this.taskId, ...this.pendingSteering] : this.pendingSteering;
       const actionId = emitAction(ctx, step.thought, plannedBy);
@@ -104,10 +108,12 @@ export class TraceBuilder implements FileKnowledge {
         if (this.emitEffects(ctx, at, call, ordinals)) this.stats.recognised++;
       }
     }
+    const answered = step.answers ? this.openRequests.splice(0) : [];
     this.transactions.push({
       epoch: step.epoch,
       nodes: this.capBodies(step.epoch, ctx.graph.nodes),
       edges: ctx.graph.edges,
+      ...(answered.length > 0 ? { transitions: answered.map((id) => ({ id, status: 'resolved' as const })) } : {}),
     });
   }
 

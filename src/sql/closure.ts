@@ -70,14 +70,16 @@ function predicatesOf(shape: ClosureShape) {
 
 /**
  * The default roots as a nid subquery. (Unresolved claims are roots too: a claim nobody linked to
- * the task is still what the agent must settle. Open request projections are roots so the
+ * the task is still what the agent must settle; so are open user messages, the questions it has
+ * not answered yet. Open request projections are roots so the
  * evidence they rendered stays protected; meta is stable JSON written by the ledger, and inside a
  * string value a quote is escaped, so the pattern only matches the real key.)
  */
 function defaultRootsSql(shape: ClosureShape): string {
   const { visible } = predicatesOf(shape);
   return `SELECT r.nid FROM nodes r WHERE ${visible('r')} AND r.status = 'open'
-      AND (r.kind IN ('task', 'steering', 'claim', 'action') OR (r.kind = 'message' AND r.meta LIKE '%"projection":true%'))
+      AND (r.kind IN ('task', 'steering', 'claim', 'action')
+        OR (r.kind = 'message' AND (r.role = 'user' OR r.meta LIKE '%"projection":true%')))
     UNION ALL (SELECT r.nid FROM nodes r WHERE ${visible('r')} AND r.kind = 'action'
       AND NOT EXISTS (SELECT 1 FROM nodes o WHERE ${visible('o')} AND o.kind = 'action' AND o.status = 'open')
       ORDER BY r.tx DESC, r.nid DESC LIMIT 1)`;

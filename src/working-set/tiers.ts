@@ -10,7 +10,7 @@ const CITABLE = new Set(['evidence', 'artifact_revision', 'tool_result', 'messag
 
 /**
  * Ranks each candidate above recency (architecture §3): 0 steering and active tasks → 1 open
- * requirements and unresolved claims → 2 the current action transaction → 3 evidence cited by
+ * requirements, unresolved claims and unanswered user requests → 2 the current action transaction → 3 evidence cited by
  * open edits, open requests and failing verifiers (and the failing outcomes) → 4 the current
  * evidence: file ranges still valid (superseded views are already out) → 5 verifier
  * dependencies → 6 the rest by recency. The smallest tier a rule gives wins.
@@ -41,6 +41,7 @@ export function assignTiers(
     else if (c.kind === 'steering' && isOpen(c)) give(c.nid, 0, 'steering');
     else if (explicitRoots.has(c.nid) && c.kind !== 'action') give(c.nid, 0, 'requested root');
     if (c.kind === 'claim' && isOpen(c)) give(c.nid, 1, 'unresolved claim');
+    if (c.kind === 'message' && isOpen(c) && c.role === 'user') give(c.nid, 1, 'open user request');
     if (currentActions.has(c.nid)) give(c.nid, 2, 'current action');
     // A failing outcome is open work (its message is what the agent must fix); a passing one is
     // a dependency of what it verified.

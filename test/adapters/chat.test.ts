@@ -65,15 +65,19 @@ describe('fromOpenAI', () => {
     ]);
   });
 
-  it('turns later user messages into steering or messages, and text-only turns into messages', () => {
+  it('turns later user messages into steering or open requests, and text-only turns into messages', () => {
     expect(node(trace, 'steer:4')).toMatchObject({ kind: 'steering', authority: 'user', status: 'open' });
     expect(edgeStrings(trace)).toContain('steer:4 plans act:5');
-    expect(node(trace, 'msg:6')).toMatchObject({
+    expect(node(trace, 'req:6')).toMatchObject({
       kind: 'message',
       role: 'user',
       authority: 'user',
+      status: 'open',
       body: 'What did you change?',
     });
+    // The reply without tool calls answers it.
+    expect(trace.transactions.find((tx) => tx.epoch === 7)?.transitions).toEqual([{ id: 'req:6', status: 'resolved' }]);
+    expect(trace.transactions.filter((tx) => tx.transitions !== undefined)).toHaveLength(1);
     expect(node(trace, 'msg:7')).toMatchObject({
       kind: 'message',
       role: 'assistant',
@@ -130,7 +134,7 @@ describe('fromAnthropic', () => {
     expect(node(trace, 'steer:4').body).toBe('Instead of sed, use the editor tool next time.');
     expect(node(trace, 'result:5').body).toBe('[no result recorded]');
     expect(node(trace, 'msg:6')).toMatchObject({ role: 'assistant' });
-    expect(node(trace, 'msg:7')).toMatchObject({ role: 'user', body: 'thanks, looks good' });
+    expect(node(trace, 'req:7')).toMatchObject({ role: 'user', status: 'open', body: 'thanks, looks good' });
     expect(trace.stats.warnings.map((w) => w.step)).toEqual([3, 5]);
   });
 

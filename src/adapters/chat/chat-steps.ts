@@ -8,7 +8,8 @@
  * Steering rule: a user message after the task is a `steering` node when it reads as an
  * instruction about how to work — it starts with, or contains, a directive cue (see STEERING:
  * "please", "don't", "instead", "make sure", "you should", "stop", "use", …); otherwise it is a
- * `message` (role user). A steering node `plans` the next action.
+ * request: an open `message` (role user) that the next assistant reply without tool calls answers
+ * (it is then resolved). A steering node `plans` the next action.
  */
 
 import { makeNormaliser, rootsOf } from '../paths.js';
@@ -146,7 +147,7 @@ export class ChatStepAssembly {
       b.addStep({
         epoch: ++this.epoch,
         calls: [],
-        messages: [{ kind: steering ? 'steering' : 'message', role: 'user', body: t.text }],
+        messages: [{ kind: steering ? 'steering' : 'request', role: 'user', body: t.text }],
       });
       return;
     }
@@ -161,7 +162,7 @@ export class ChatStepAssembly {
     const epoch = ++this.epoch;
     if (t.calls.length === 0) {
       if (t.text.trim())
-        b.addStep({ epoch, calls: [], messages: [{ kind: 'message', role: 'assistant', body: t.text }] });
+        b.addStep({ epoch, calls: [], messages: [{ kind: 'message', role: 'assistant', body: t.text }], answers: true });
       else {
         b.warn(epoch, 'empty assistant message');
         b.addStep({ epoch, calls: [] });
