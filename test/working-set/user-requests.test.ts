@@ -14,7 +14,9 @@ function chat(withAnswer: boolean): unknown[] {
       {
         role: 'assistant',
         content: `Looking at part ${i}.`,
-        tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'bash', arguments: `{"command":"cat part${i}.txt"}` } }],
+        tool_calls: [
+          { id: `c${i}`, type: 'function', function: { name: 'bash', arguments: `{"command":"cat part${i}.txt"}` } },
+        ],
       },
       { role: 'tool', tool_call_id: `c${i}`, content: `part ${i}: ${'lorem ipsum dolor sit amet '.repeat(20)}` },
     );

@@ -162,7 +162,12 @@ export class ChatStepAssembly {
     const epoch = ++this.epoch;
     if (t.calls.length === 0) {
       if (t.text.trim())
-        b.addStep({ epoch, calls: [], messages: [{ kind: 'message', role: 'assistant', body: t.text }], answers: true });
+        b.addStep({
+          epoch,
+          calls: [],
+          messages: [{ kind: 'message', role: 'assistant', body: t.text }],
+          answers: true,
+        });
       else {
         b.warn(epoch, 'empty assistant message');
         b.addStep({ epoch, calls: [] });
