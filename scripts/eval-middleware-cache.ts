@@ -25,7 +25,8 @@ async function trajectoryFiles(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of paths) {
     const full = resolve(p);
-    const info = await stat(full);
+    const info = await stat(full).catch(() => null);
+    if (info === null) throw new Error(`no such file or directory: ${p}`);
     if (!info.isDirectory()) out.push(full);
     else
       out.push(
@@ -108,7 +109,13 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(USAGE);
     return 2;
   }
-  const files = (await trajectoryFiles(positionals.length > 0 ? positionals : [DEFAULT_TRAJECTORIES])).slice(0, limit);
+  let files: string[];
+  try {
+    files = (await trajectoryFiles(positionals.length > 0 ? positionals : [DEFAULT_TRAJECTORIES])).slice(0, limit);
+  } catch (e) {
+    process.stderr.write(`eval-middleware-cache: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
   const started = Date.now();
   const summaries: BudgetSummary[] = budgets.map((budget) => ({
     budget,
