@@ -8,7 +8,8 @@ import type { AnthropicBlock, AnthropicMessage } from '../../src/working-set/ren
 
 /** One content block with the role of its message: the unit a cache matches. */
 export interface RequestBlock {
-  role: AnthropicMessage['role'];
+  /** An Anthropic role, or an AI SDK prompt's (`system`, `tool`) when another request shape is cut into blocks. */
+  role: AnthropicMessage['role'] | 'system' | 'tool';
   /** The block without its cache marker. */
   block: AnthropicBlock;
   /** The text its tokens are counted on. */
