@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Ledger } from '../../src/index.js';
 import { agentLedger } from '../../src/integrations/cloudflare-agents/index.js';
 import { codeOf } from '../helpers/ledgers.js';
-import { MemoryKv } from '../storage/fixtures/memory-kv.js';
+import { MemoryKv } from '../helpers/memory-kv.js';
 
 /**
  * `agentLedger` over an in-memory stand-in for `ctx.storage` (the real storage and the real

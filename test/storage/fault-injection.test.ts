@@ -5,7 +5,7 @@ import type { Transaction } from '../../src/schema/types.js';
 import { durableObjectStorage } from '../../src/storage/durable-object.js';
 import { nodeDirectoryStorage } from '../../src/storage/node-directory.js';
 import { bytesEqual, LedgerPool } from '../helpers/ledgers.js';
-import { MemoryKv } from './fixtures/memory-kv.js';
+import { MemoryKv } from '../helpers/memory-kv.js';
 import { transactionFor } from './fixtures/transactions.js';
 import { leaveDeadLock, removeTempDirs, tempDir } from './helpers.js';
 

@@ -11,8 +11,8 @@ import { acquireLock } from '../../src/storage/lock-file.js';
 import { LogStore } from '../../src/storage/log-store.js';
 import { directoryFiles } from '../../src/storage/node-directory.js';
 import { bytesEqual, LedgerPool } from '../helpers/ledgers.js';
-import { MemoryKv } from './fixtures/memory-kv.js';
-import { MemoryOpfsDirectory } from './fixtures/memory-opfs.js';
+import { MemoryKv } from '../helpers/memory-kv.js';
+import { MemoryOpfsDirectory } from '../helpers/memory-opfs.js';
 import { transactionFor } from './fixtures/transactions.js';
 import { leaveDeadLock, removeTempDirs, tempDir } from './helpers.js';
 
