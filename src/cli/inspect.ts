@@ -112,7 +112,7 @@ export async function inspectLedger(ledger: Ledger, epoch: number): Promise<Insp
   };
 }
 
-export function renderInspection(r: Inspection): string {
+function renderInspection(r: Inspection): string {
   const count = (t: Record<string, number>) =>
     Object.entries(t)
       .map(([k, n]) => `${k} ${n}`)

@@ -19,7 +19,7 @@ export type Channel = (typeof CHANNELS)[number];
  * lighter graph weight ranked the graph channel's multi-hop finds below lexical near-misses on
  * both LoCoMo and MuSiQue (docs/evaluation/experiments.md).
  */
-export const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = {
+const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = {
   exact: 4,
   lexical: 1,
   vector: 0.6,

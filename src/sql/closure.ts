@@ -43,7 +43,7 @@ export function closureShape(q: Pick<ClosureQuery, 'epoch' | 'roots'>, lastEpoch
 }
 
 /** The predicate of a visible node version under alias `a` (literal epoch and scopes). */
-export function visibleNode(a: string, epoch: number, authority: readonly string[] | null): string {
+function visibleNode(a: string, epoch: number, authority: readonly string[] | null): string {
   return `${validAt(a, epoch)}${authority === null ? '' : ` AND ${a}.authority IN ${stringList(authority)}`}`;
 }
 
@@ -119,7 +119,7 @@ function defaultRootsSql(shape: ClosureShape): string {
  * `list()`/`unnest` (an ungrouped aggregate is estimated at one row) makes them the build side
  * and the tables the probe side.
  */
-export function walkSql(shape: ClosureShape): string {
+function walkSql(shape: ClosureShape): string {
   const { valid, visible } = predicatesOf(shape);
   const roots = shape.defaultRoots ? `(${defaultRootsSql(shape)})` : '(SELECT unnest($roots::INTEGER[]))';
   return `WITH RECURSIVE walk(hop, front, seen, reached) AS (

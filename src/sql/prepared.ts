@@ -33,7 +33,7 @@ export function prepareSql(name: string, text: string): string {
 }
 
 /** `DEALLOCATE name`: frees the plan (no error when there is none). */
-export function deallocateSql(name: string): string {
+function deallocateSql(name: string): string {
   return `DEALLOCATE ${name}`;
 }
 

@@ -25,7 +25,7 @@ export interface Pipeline {
   raw: string;
 }
 
-export interface ListItem {
+interface ListItem {
   pipeline: Pipeline;
   /** Operator that precedes this pipeline (null for the first). */
   connector: '&&' | '||' | ';' | '&' | null;

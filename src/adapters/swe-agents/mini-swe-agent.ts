@@ -14,7 +14,7 @@ import type { AdaptedTrace, AdapterOptions } from '../types.js';
 
 const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
 
-export interface MiniObservation {
+interface MiniObservation {
   obs: ShellObservation;
   kind: 'output' | 'elided' | 'timeout' | 'format-error' | 'raw';
 }
