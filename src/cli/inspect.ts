@@ -17,7 +17,7 @@ superseded up to that epoch (when, and by what), and the contradictions valid th
   -h, --help      this text
 `;
 
-export interface Supersession {
+interface Supersession {
   id: string;
   kind: string;
   where?: string;

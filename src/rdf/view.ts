@@ -248,5 +248,3 @@ function toQuads(source: RdfSource, options: ResolvedViewOptions): Quad[] {
   }
   return out;
 }
-
-export { CL, PROV, XSD };

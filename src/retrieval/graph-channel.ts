@@ -26,7 +26,7 @@ const HUB_DEGREE = 256;
  * not pass through hubs (HUB_DEGREE) other than `expandAlways`; then every edge between walked
  * records. Pure.
  */
-export function neighbourhood(
+function neighbourhood(
   adjacency: EdgeAdjacency,
   visible: VisibleSet,
   epoch: number,

@@ -2,8 +2,6 @@ import { assertEpoch, validAt } from './as-of.js';
 import { intArray, intLiteral, stringList, stringLiteral } from './literals.js';
 import { inlineParams } from './prepared.js';
 
-export { inlineParams };
-
 /**
  * The working-set closure: nodes reachable from the roots along edges valid at the epoch,
  * through nodes valid at the epoch and inside the authority scopes, breadth first, each node at
@@ -268,7 +266,7 @@ export function closureParams(shape: ClosureShape, q: BoundedClosureQuery): Reco
   return params;
 }
 
-/** The closure alone with literal parameters (see closureStatementSql). */
+/** The closure alone with literal parameters (see closureStatementSql). @internal Exported for its unit tests. */
 export function closureSql(q: BoundedClosureQuery, lastEpoch = Number.POSITIVE_INFINITY): string {
   const shape = closureShape(q, lastEpoch);
   return inlineParams(closureStatementSql(shape), closureParams(shape, q));
@@ -278,6 +276,7 @@ export function closureSql(q: BoundedClosureQuery, lastEpoch = Number.POSITIVE_I
  * Whether the walk left edges unfollowed: a visible edge from a node of the last level reached to
  * a node the walk does not hold (the hop bound, or the node bound stopping the walk, cut there).
  * (workingSetSql answers this as its `cut` part; kept for tests of the closure alone.)
+ * @internal Exported for its unit tests.
  */
 export function cutAtFrontierSql(q: ClosureQuery, lastLevel: readonly number[], walked: readonly number[]): string {
   return `SELECT EXISTS (

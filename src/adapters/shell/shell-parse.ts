@@ -7,8 +7,6 @@
  */
 import { type Redirect, type Token, tokenize } from './lexer.js';
 
-export type { Redirect } from './lexer.js';
-
 export interface SimpleCommand {
   /** Words after quote removal, without leading `NAME=value` assignments. */
   argv: string[];
