@@ -5,7 +5,7 @@ import type { StepContext } from './step-graph.js';
 import type { VerifierEffect, ViewEffect, WriteEffect } from './types.js';
 
 /** Body of a revision inferred from a view that contradicts the known content. */
-export const INFERRED_BODY = '[changed outside the recognised commands]';
+const INFERRED_BODY = '[changed outside the recognised commands]';
 
 /** The step's per-kind ordinals, shared by its calls so ids stay unique within the step. */
 export interface EffectOrdinals {

@@ -4,7 +4,7 @@ import type { StepContext } from './step-graph.js';
 import type { CallInput, StepInput } from './step-input.js';
 
 /** Body of the result paired with a call that was never answered. */
-export const NO_RESULT_BODY = '[no result recorded]';
+const NO_RESULT_BODY = '[no result recorded]';
 
 /**
  * The step's free-text messages: a `steering` node per user instruction (in `planners`, for the

@@ -2,7 +2,7 @@ import type { LineRange } from '../schema/types.js';
 import type { FileKnowledge, PreImage } from './types.js';
 
 /** Revision id of a file nobody in the trace has written yet. */
-export const BASE_REVISION = 'base';
+const BASE_REVISION = 'base';
 
 /** What the trace has shown of one path's current revision. */
 interface FileState {

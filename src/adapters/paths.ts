@@ -7,7 +7,7 @@ import { LIMITS } from '../schema/limits.js';
 import type { PathNormaliser } from './types.js';
 
 /** Resolves `.`/`..` segments of a POSIX path; keeps a leading `/` and leading `..` of relative paths. */
-export function resolvePosix(path: string): string {
+function resolvePosix(path: string): string {
   const abs = path.startsWith('/');
   const out: string[] = [];
   for (const seg of path.split('/')) {

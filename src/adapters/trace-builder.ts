@@ -16,10 +16,6 @@ import type { CallInput, StepInput } from './step-input.js';
 import type { AdaptedTrace, AdapterOptions, AdapterStats, FileKnowledge, PreImage } from './types.js';
 import { wellFormedTransaction } from './well-formed.js';
 
-export { INFERRED_BODY } from './emit-effects.js';
-export { NO_RESULT_BODY } from './emit-turn.js';
-export { BASE_REVISION } from './known-files.js';
-export { ledgerName } from './ledger-name.js';
 export type { CallInput, StepInput } from './step-input.js';
 
 export class TraceBuilder implements FileKnowledge {

@@ -70,7 +70,7 @@ export interface ViewEffect {
 }
 
 /** A command that displayed file lines whose numbers are not certain: counted, never emitted. */
-export interface UncertainViewEffect {
+interface UncertainViewEffect {
   kind: 'view-uncertain';
   path?: string | undefined;
   reason: string;

@@ -13,6 +13,7 @@ import type { NodeInput, Transaction } from '../schema/types.js';
 // With the `u` flag a well-formed pair is one code point, so only lone halves match.
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 
+/** @internal Exported for its unit tests. */
 export function wellFormedText(s: string): string {
   let out = s.replace(LONE_SURROGATE, '\ufffd');
   while (out.charCodeAt(0) === 0xfeff) out = out.slice(1);

@@ -127,7 +127,7 @@ export async function loadTranscript(
  * parent directories as far as needed to tell apart files of the same name (`runA/trajectory`,
  * `runB/trajectory`). The same file given twice is refused: its second copy would only collide.
  */
-export function transcriptNames(files: readonly string[], cwd: string): string[] {
+function transcriptNames(files: readonly string[], cwd: string): string[] {
   const paths = files.map((f) => resolve(cwd, f));
   const seen = new Map<string, string>();
   for (const [i, p] of paths.entries()) {

@@ -17,7 +17,7 @@ superseded up to that epoch (when, and by what), and the contradictions valid th
   -h, --help      this text
 `;
 
-export interface Supersession {
+interface Supersession {
   id: string;
   kind: string;
   where?: string;
@@ -112,7 +112,7 @@ export async function inspectLedger(ledger: Ledger, epoch: number): Promise<Insp
   };
 }
 
-export function renderInspection(r: Inspection): string {
+function renderInspection(r: Inspection): string {
   const count = (t: Record<string, number>) =>
     Object.entries(t)
       .map(([k, n]) => `${k} ${n}`)

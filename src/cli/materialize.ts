@@ -60,7 +60,7 @@ export async function materialize(argv: readonly string[], io: CliIO): Promise<n
   }
 }
 
-export function renderWorkingSet(ws: WorkingSet): string {
+function renderWorkingSet(ws: WorkingSet): string {
   const lines = [
     `epoch ${ws.epoch}: ${ws.items.length} items, ${ws.tokens} of ${ws.budget.tokens} tokens${ws.graphTruncated ? ' (graph truncated by the closure bound)' : ''}`,
   ];

@@ -33,7 +33,7 @@ export interface LedgerMcpOptions {
   version: string;
 }
 
-export const WORKING_SET_URI = 'ledger://working-set/latest';
+const WORKING_SET_URI = 'ledger://working-set/latest';
 
 const json = (value: unknown) => ({ content: [{ type: 'text' as const, text: JSON.stringify(value, null, 2) }] });
 

@@ -24,7 +24,7 @@ tool call with its result. Exits 1 if any working set breaks its budget or the p
   -h, --help        this text
 `;
 
-export interface ReplayStep {
+interface ReplayStep {
   transcript: string;
   epoch: number;
   items: number;
@@ -86,7 +86,7 @@ export async function replay(argv: readonly string[], io: CliIO): Promise<number
   return steps.some((s) => s.problems.length > 0) ? 1 : 0;
 }
 
-export function renderReplay(steps: readonly ReplayStep[], budget: number): string {
+function renderReplay(steps: readonly ReplayStep[], budget: number): string {
   const lines: string[] = [];
   for (const file of [...new Set(steps.map((s) => s.transcript))]) {
     const mine = steps.filter((s) => s.transcript === file);

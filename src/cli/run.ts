@@ -27,7 +27,7 @@ const COMMANDS: Readonly<
   mcp: { run: mcp, usage: MCP_USAGE },
 };
 
-export const USAGE = `Usage: context-ledger <command> [options]
+const USAGE = `Usage: context-ledger <command> [options]
 
   ingest <transcript...> --out DIR   commit agent transcripts into a durable ledger
   materialize --ledger DIR --budget N
@@ -40,8 +40,6 @@ export const USAGE = `Usage: context-ledger <command> [options]
   -h, --help       this text (context-ledger <command> --help: the command's)
   -v, --version    the package version
 `;
-
-export { packageVersion };
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   const first = argv[0];

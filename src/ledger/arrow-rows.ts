@@ -96,7 +96,7 @@ export function rowsToIPC(table: TableName, rows: ReadonlyArray<object>): Uint8A
  * builders cost ~1 µs per value, which dominated commit time. Null slots hold zeros, so equal
  * rows always serialise to equal bytes.
  */
-export function rowsToTable(table: TableName, rows: ReadonlyArray<object>): Table {
+function rowsToTable(table: TableName, rows: ReadonlyArray<object>): Table {
   const columns: Record<string, Vector> = {};
   for (const [name, type, get] of COLUMNS[table] as ReadonlyArray<Column<object>>) {
     const data: Data =

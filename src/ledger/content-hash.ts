@@ -8,7 +8,7 @@ export type HashTexts = (texts: readonly string[]) => Promise<string[]>;
  */
 export const webCryptoHashTexts: HashTexts = (texts) => Promise.all(texts.map(contentHash));
 
-export async function contentHash(text: string): Promise<string> {
+async function contentHash(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
   return toHex(new Uint8Array(digest));
 }
@@ -16,7 +16,7 @@ export async function contentHash(text: string): Promise<string> {
 const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-export function toHex(bytes: Uint8Array): string {
+function toHex(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes) out += HEX[b];
   return out;

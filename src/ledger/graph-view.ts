@@ -157,6 +157,7 @@ export class CurrentGraphView {
  * Body characters the current view may copy: 1 Mi characters (~2 MiB of JS strings) is a few
  * percent of a Workers isolate's 128 MB, and a view that large costs more to build as records
  * than its two statements do.
+ * @internal Exported for its unit tests.
  */
 export const CURRENT_VIEW_MAX_CHARS = 1 << 20;
 

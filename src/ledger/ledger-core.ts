@@ -9,7 +9,7 @@ import type { Recovered } from './storage.js';
  * Derived state kept in step with every commit (current-edge tables, search postings, …).
  * Hooks run for live commits, archives and log replay alike, in registration order.
  */
-export interface CommitHook {
+interface CommitHook {
   /** SQL run inside the commit's engine transaction, after the plan's rows are written: the
    * statements join the commit's one batch, so they cost no extra round trip. */
   statements?(plan: CommitPlan): readonly string[];

@@ -26,7 +26,7 @@ export async function toRdf(ledger: Ledger, options: RdfExportOptions = {}): Pro
 }
 
 /** Serialises quads with n3's Writer (`turtle` or `n-quads`). */
-export async function writeWithN3(quads: readonly Quad[], format: 'turtle' | 'n-quads'): Promise<string> {
+async function writeWithN3(quads: readonly Quad[], format: 'turtle' | 'n-quads'): Promise<string> {
   const { Writer } = await loadN3(`RDF export to ${format}`);
   const writer =
     format === 'turtle'

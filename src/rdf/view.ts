@@ -69,7 +69,7 @@ interface ResolvedViewOptions {
 const defaultEpochTime = (epoch: number): string => new Date(epoch * 1000).toISOString();
 
 /** Checks the options once and fills in the defaults. */
-export function resolveViewOptions(options: RdfViewOptions, lastEpoch: number): ResolvedViewOptions {
+function resolveViewOptions(options: RdfViewOptions, lastEpoch: number): ResolvedViewOptions {
   if (typeof options !== 'object' || options === null) throw new LedgerError('INVALID_OPTION', { field: 'options' });
   const epoch = options.epoch ?? lastEpoch;
   assertEpoch(epoch);
@@ -152,7 +152,7 @@ function provLinks(
 }
 
 /** Pure: the quads of `source` under resolved options, in a fixed order (nodes, then edges). */
-export function toQuads(source: RdfSource, options: ResolvedViewOptions): Quad[] {
+function toQuads(source: RdfSource, options: ResolvedViewOptions): Quad[] {
   const inScope = (n: NodeRecord) => options.authority === null || options.authority.has(n.authority);
   const nodes = source.nodes.filter(inScope);
   const superseded = source.superseded.filter(inScope);
@@ -248,5 +248,3 @@ export function toQuads(source: RdfSource, options: ResolvedViewOptions): Quad[]
   }
   return out;
 }
-
-export { CL, PROV, XSD };

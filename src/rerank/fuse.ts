@@ -10,8 +10,8 @@ export interface ChannelScores {
   /** BM25 among the records dated as the question asks (0 when it names no date). */
   temporal: number;
 }
-export const CHANNELS = ['exact', 'lexical', 'vector', 'graph', 'temporal'] as const;
-export type Channel = (typeof CHANNELS)[number];
+const CHANNELS = ['exact', 'lexical', 'vector', 'graph', 'temporal'] as const;
+type Channel = (typeof CHANNELS)[number];
 
 /**
  * Explicit fusion weights. Exact matches additionally dominate: see `fuse`. The lexical and graph
@@ -19,7 +19,7 @@ export type Channel = (typeof CHANNELS)[number];
  * lighter graph weight ranked the graph channel's multi-hop finds below lexical near-misses on
  * both LoCoMo and MuSiQue (docs/evaluation/experiments.md).
  */
-export const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = {
+const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = {
   exact: 4,
   lexical: 1,
   vector: 0.6,
@@ -27,7 +27,7 @@ export const FUSION_WEIGHTS: Readonly<Record<Channel, number>> = {
   // A second lexical vote for the records dated as the question asks, as strong as the first.
   temporal: 1,
 };
-export const RRF_K = 10;
+const RRF_K = 10;
 
 export interface FusedCandidate {
   id: string;

@@ -62,7 +62,7 @@ export function selectDiverse(
 }
 
 /** Overlap of two inclusive ranges as a share of the smaller one. */
-export function overlapShare(a: readonly [number, number], b: readonly [number, number]): number {
+function overlapShare(a: readonly [number, number], b: readonly [number, number]): number {
   const overlap = Math.min(a[1], b[1]) - Math.max(a[0], b[0]) + 1;
   if (overlap <= 0) return 0;
   return overlap / Math.min(a[1] - a[0] + 1, b[1] - b[0] + 1);

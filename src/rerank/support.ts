@@ -41,7 +41,7 @@ export interface SupportFeatures {
 }
 
 /** Fitted weights; `coverage` added nothing held out, `unseen` acts through UNSEEN_LIMIT only (fitted as an input it came out positive). */
-export const SUPPORT_MODEL = {
+const SUPPORT_MODEL = {
   intercept: -0.09,
   subjectCoverage: 7.23,
   otherCoverage: -5.15,

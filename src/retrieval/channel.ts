@@ -1,5 +1,5 @@
 /** One channel's finding for a record: its score and why. */
-export interface ChannelHit {
+interface ChannelHit {
   score: number;
   reason: string;
 }

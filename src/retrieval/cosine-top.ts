@@ -18,7 +18,7 @@ export interface VectorRows {
   count: number;
 }
 
-/** Rows per group. */
+/** Rows per group. @internal Exported for its unit tests. */
 export const GROUP_ROWS = 16;
 const PAGE = 65536;
 

@@ -117,15 +117,6 @@ export function statementTerms(
 }
 
 /**
- * Of `terms`, those the text holds outside its questions (with `addressed`, only in statements
- * that address the listener). See `statementTerms`. Pure.
- */
-export function statedTerms(text: string, terms: ReadonlySet<string>, addressed = false): Set<string> {
-  const { speaker, listener } = statementTerms(text, terms);
-  return addressed ? listener : new Set([...speaker, ...listener]);
-}
-
-/**
  * Words that make a question ask for an inference ("Would Caroline likely enjoy Vivaldi?", "What
  * might John's financial status be?") rather than for something a record states.
  */

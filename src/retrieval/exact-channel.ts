@@ -79,7 +79,7 @@ function coveredShare(asked: readonly [number, number], have: readonly [number, 
   return overlap <= 0 ? 0 : overlap / (asked[1] - asked[0] + 1);
 }
 
-/** A row of `exactSql`: a matching record (`old` null), or the count of superseded ones. */
+/** A row of `exactSql`: a matching record (`old` null), or the count of superseded ones. @internal Exported for its unit tests. */
 export interface ExactRow {
   a: number;
   nid: number | null;
@@ -95,6 +95,7 @@ const EXACT_KINDS = new Set(['evidence', 'artifact_revision', 'tool_result', 've
  * `exactSql`'s rows at the last epoch or later, from the ledger's index with no engine call: each
  * node's latest version is the one valid then, and a node of the path whose latest version is
  * closed is superseded.
+ * @internal Exported for its unit tests.
  */
 export function exactRowsNow(
   q: ResolvedQuery,

@@ -17,7 +17,7 @@ export interface GraphResult {
  * lift a record into a channel's top list, while expanding the hub (a task that plans every
  * action) made the walk the whole ledger and most of a retrieval's time.
  */
-export const HUB_DEGREE = 256;
+const HUB_DEGREE = 256;
 
 /**
  * Visible edges within `hops` of the seeds, both directions: a breadth-first walk over the
@@ -26,7 +26,7 @@ export const HUB_DEGREE = 256;
  * not pass through hubs (HUB_DEGREE) other than `expandAlways`; then every edge between walked
  * records. Pure.
  */
-export function neighbourhood(
+function neighbourhood(
   adjacency: EdgeAdjacency,
   visible: VisibleSet,
   epoch: number,

@@ -30,7 +30,7 @@ export interface LexicalResult {
  * Melanie's turns that address her by name). A mild factor: it reorders records of similar
  * lexical score and never lifts a record without the question's content words.
  */
-export const SUBJECT_BOOST = 1.3;
+const SUBJECT_BOOST = 1.3;
 
 /**
  * A question asking for a time ("when did …", "which year …", "how long has …") prefers the
@@ -38,7 +38,7 @@ export const SUBJECT_BOOST = 1.3;
  * "last Friday", "for three years"): their BM25 score is multiplied by this before ranking. Mild,
  * like SUBJECT_BOOST: it reorders records of similar lexical score.
  */
-export const WHEN_BOOST = 1.5;
+const WHEN_BOOST = 1.5;
 
 /** Kinds that state what needs support rather than give it. */
 const NOT_EVIDENCE = new Set(['claim', 'task', 'steering']);

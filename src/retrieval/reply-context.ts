@@ -15,7 +15,7 @@ import type { VisibleSet } from './retrieval-index.js';
  * every fold (held out 72.5 / 83.0), but 0.4 and 0.6 on either side of it are a point lower: a peak
  * that narrow is noise, so the middle of the plateau 0.25–0.5 is kept.
  */
-export const REPLY_CONTEXT = 0.3;
+const REPLY_CONTEXT = 0.3;
 
 /** Context scores by record: from the turns it answers, and from the turns that answer it. */
 export interface ReplyContext {

@@ -12,7 +12,7 @@ import type { RetrievalResult } from './result.js';
 import type { LedgerNodes, RetrievalIndex } from './retrieval-index.js';
 import { cappedSupport, estimateSupport } from './support-estimate.js';
 
-export type { ExplanationEntry, RetrievalResult, RetrievedEvidence } from './result.js';
+export type { RetrievalResult } from './result.js';
 
 export interface RetrieveContext {
   engine: Engine;

@@ -20,7 +20,7 @@ export interface TemporalResult {
 /** A record's date (`meta.date`, ISO `YYYY-MM-DD…`, as `fromConversation` writes it) as a day number; cached per row. */
 const DAYS = new WeakMap<NodeRow, number | null>();
 
-export function recordDay(row: NodeRow): number | null {
+function recordDay(row: NodeRow): number | null {
   const known = DAYS.get(row);
   if (known !== undefined) return known;
   let day: number | null = null;
@@ -79,7 +79,7 @@ function eventIn(event: readonly [number, number], range: DayRange): boolean {
  * 17 March for "on March 16") tells of that time; a record only said then may be about anything.
  * Its BM25 among the dated records is multiplied by this before ranking.
  */
-export const EVENT_BOOST = 2;
+const EVENT_BOOST = 2;
 
 /**
  * The temporal channel: when the question names a date, a month or a year

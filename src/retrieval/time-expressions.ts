@@ -30,19 +30,10 @@ const dayOfYear = (m: number, d: number): number => dayNumber(2001, m, d) - dayN
  * An event is told at or after the time it happened, and a question's date is the session's or
  * the event's: a day matches a week either side, a month or a year a week past its end.
  */
-export const DAY_SLACK = 7;
+const DAY_SLACK = 7;
 
 /** Words before a calendar expression that relate the question to it (not stop words). */
-export const RELATIONAL_WORDS = [
-  'between',
-  'during',
-  'since',
-  'until',
-  'till',
-  'around',
-  'through',
-  'throughout',
-] as const;
+const RELATIONAL_WORDS = ['between', 'during', 'since', 'until', 'till', 'around', 'through', 'throughout'] as const;
 const RELATIONAL_TERMS = new Set(textTerms(RELATIONAL_WORDS.join(' ')));
 const LEADING = new RegExp(`\\b((?:${RELATIONAL_WORDS.join('|')})\\s+)$`, 'i');
 

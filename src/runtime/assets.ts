@@ -52,7 +52,7 @@ const NAMES: readonly AssetName[] = [
 ];
 
 /** The option's path as errors name it: `assets.duckdbWasm`. */
-export const assetField = (name: AssetName): string => `assets.${name}`;
+const assetField = (name: AssetName): string => `assets.${name}`;
 
 /** ASSET_UNAVAILABLE naming `assets.<name>`. */
 export const assetError = (name: AssetName, reason: string, cause?: unknown): LedgerError =>

@@ -9,7 +9,7 @@ export type AssetField = 'assets.duckdbWasm' | 'assets.duckdbWorker' | 'assets.t
  * server that never answers, a worker that falls silent — while leaving room to download
  * DuckDB's 34 MB module over a slow link and compile it on a busy device.
  */
-export const FETCH_TIMEOUT_MS = 30_000;
+const FETCH_TIMEOUT_MS = 30_000;
 export const START_TIMEOUT_MS = 120_000;
 
 export const assetUnavailable = (field: AssetField, asset: string, reason: string, cause?: unknown): LedgerError =>
@@ -29,7 +29,7 @@ export function absoluteUrl(url: string | URL, field: AssetField): string {
  * answers an error status — or answers HTML, which is what dev servers and SPA hosts send with
  * status 200 for a path they do not have.
  */
-export async function fetchAsset(url: string, field: AssetField): Promise<Response> {
+async function fetchAsset(url: string, field: AssetField): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });

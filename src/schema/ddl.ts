@@ -73,7 +73,7 @@ export const CREATE_TABLES: Readonly<Record<TableName, string>> = {
     archived_tx INTEGER)        -- for kind = 'archive': the transaction archived`,
 };
 
-export const CLOSURE_REASONS = [
+const CLOSURE_REASONS = [
   'newer-revision',
   'stale-evidence',
   'newer-outcome',

@@ -31,7 +31,7 @@ const hasLoneSurrogate: (s: string) => boolean =
     : (s) => LONE_SURROGATE.test(s);
 
 /** Why `s` breaks the rule, or null when it round-trips. */
-export function textProblem(s: string, kind: TextKind): string | null {
+function textProblem(s: string, kind: TextKind): string | null {
   if (hasLoneSurrogate(s)) return 'contains a lone surrogate (not well-formed UTF-16; it has no UTF-8 form)';
   if (s.charCodeAt(0) === 0xfeff) return 'starts with U+FEFF, which UTF-8 decoders drop as a byte-order mark';
   if (kind === 'name' && s.includes(BOM)) return 'contains U+FEFF (an invisible byte-order mark) in a name';

@@ -203,7 +203,7 @@ function checkKeys(o: Record<string, unknown>, allowed: Set<string>, inRecord: b
   }
 }
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
+function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;

@@ -1,6 +1,8 @@
 /** BM25's term-frequency saturation and length normalization: the usual defaults, shared by the
- * working set's ranking and retrieval's lexical channels so one query scores alike in both. */
+ * working set's ranking and retrieval's lexical channels so one query scores alike in both.
+ * @internal Exported for its unit tests. */
 export const BM25_K1 = 1.2;
+/** @internal Exported for its unit tests. */
 export const BM25_B = 0.75;
 
 /** A term's inverse document frequency among `docs` documents, `df` of which hold it (the

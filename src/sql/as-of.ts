@@ -18,7 +18,7 @@ export function nodesAsOfSql(epoch: number): string {
   return nodesAsOf(String(epoch));
 }
 
-/** Edges valid at the epoch whose both endpoints have a version valid at the epoch. */
+/** Edges valid at the epoch whose both endpoints have a version valid at the epoch. @internal Exported for its unit tests. */
 export function edgesAsOfSql(epoch: number): string {
   assertEpoch(epoch);
   return edgesAsOf(String(epoch));

@@ -2,8 +2,6 @@ import { assertEpoch, validAt } from './as-of.js';
 import { intArray, intLiteral, stringList, stringLiteral } from './literals.js';
 import { inlineParams } from './prepared.js';
 
-export { inlineParams };
-
 /**
  * The working-set closure: nodes reachable from the roots along edges valid at the epoch,
  * through nodes valid at the epoch and inside the authority scopes, breadth first, each node at
@@ -43,7 +41,7 @@ export function closureShape(q: Pick<ClosureQuery, 'epoch' | 'roots'>, lastEpoch
 }
 
 /** The predicate of a visible node version under alias `a` (literal epoch and scopes). */
-export function visibleNode(a: string, epoch: number, authority: readonly string[] | null): string {
+function visibleNode(a: string, epoch: number, authority: readonly string[] | null): string {
   return `${validAt(a, epoch)}${authority === null ? '' : ` AND ${a}.authority IN ${stringList(authority)}`}`;
 }
 
@@ -119,7 +117,7 @@ function defaultRootsSql(shape: ClosureShape): string {
  * `list()`/`unnest` (an ungrouped aggregate is estimated at one row) makes them the build side
  * and the tables the probe side.
  */
-export function walkSql(shape: ClosureShape): string {
+function walkSql(shape: ClosureShape): string {
   const { valid, visible } = predicatesOf(shape);
   const roots = shape.defaultRoots ? `(${defaultRootsSql(shape)})` : '(SELECT unnest($roots::INTEGER[]))';
   return `WITH RECURSIVE walk(hop, front, seen, reached) AS (
@@ -268,7 +266,7 @@ export function closureParams(shape: ClosureShape, q: BoundedClosureQuery): Reco
   return params;
 }
 
-/** The closure alone with literal parameters (see closureStatementSql). */
+/** The closure alone with literal parameters (see closureStatementSql). @internal Exported for its unit tests. */
 export function closureSql(q: BoundedClosureQuery, lastEpoch = Number.POSITIVE_INFINITY): string {
   const shape = closureShape(q, lastEpoch);
   return inlineParams(closureStatementSql(shape), closureParams(shape, q));
@@ -278,6 +276,7 @@ export function closureSql(q: BoundedClosureQuery, lastEpoch = Number.POSITIVE_I
  * Whether the walk left edges unfollowed: a visible edge from a node of the last level reached to
  * a node the walk does not hold (the hop bound, or the node bound stopping the walk, cut there).
  * (workingSetSql answers this as its `cut` part; kept for tests of the closure alone.)
+ * @internal Exported for its unit tests.
  */
 export function cutAtFrontierSql(q: ClosureQuery, lastLevel: readonly number[], walked: readonly number[]): string {
   return `SELECT EXISTS (

@@ -27,17 +27,17 @@ const lastTextOn = new WeakMap<Engine, Map<string, string>>();
 /** Plans of engines that bring no instance-wide cap of their own (one cap per engine). */
 const ownPlans = new WeakMap<Engine, KeptPlans>();
 
-/** `PREPARE name AS text`. */
+/** `PREPARE name AS text`. @internal Exported for its unit tests. */
 export function prepareSql(name: string, text: string): string {
   return `PREPARE ${name} AS ${text}`;
 }
 
 /** `DEALLOCATE name`: frees the plan (no error when there is none). */
-export function deallocateSql(name: string): string {
+function deallocateSql(name: string): string {
   return `DEALLOCATE ${name}`;
 }
 
-/** `EXECUTE name`: the statement takes no parameters (they are literals in its text). */
+/** `EXECUTE name`: the statement takes no parameters (they are literals in its text). @internal Exported for its unit tests. */
 export function executeSql(name: string): string {
   return `EXECUTE ${name}`;
 }

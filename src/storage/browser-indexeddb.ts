@@ -42,7 +42,7 @@ class IndexedDbStorage extends LogStore implements BrowserStorage {
   }
 }
 
-/** Opens (creating or upgrading) the database of the ledger `name` in `factory`. */
+/** Opens (creating or upgrading) the database of the ledger `name` in `factory`. @internal Exported for its unit tests. */
 export function openIndexedDb(factory: IDBFactory, name: string): Promise<IDBDatabase> {
   const request = factory.open(indexedDbName(name), 1);
   request.onupgradeneeded = () => {
@@ -52,7 +52,7 @@ export function openIndexedDb(factory: IDBFactory, name: string): Promise<IDBDat
   return requestResult(request);
 }
 
-/** The IndexedDB medium over an open database; `release` frees the ledger's lock on close. */
+/** The IndexedDB medium over an open database; `release` frees the ledger's lock on close. @internal Exported for its unit tests. */
 export function indexedDbMedium(db: IDBDatabase, name: string, release: () => void): LogMedium {
   const transaction = (mode: IDBTransactionMode): IDBTransaction =>
     db.transaction([SNAPSHOT, LOG], mode, { durability: 'strict' });

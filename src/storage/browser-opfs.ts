@@ -103,6 +103,7 @@ interface SyncAccessHandle {
  * there are no drafts to clear. In-place writes use a sync access handle where there is one (a
  * dedicated worker); in the page they rewrite through a writable stream with `keepExistingData`
  * (which copies the log, so compact large logs).
+ * @internal Exported for its unit tests.
  */
 export function opfsFiles(dir: FileSystemDirectoryHandle, name: string, release: () => void): LogFiles {
   return {

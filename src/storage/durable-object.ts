@@ -45,7 +45,7 @@ export interface DurableObjectLedgerStorage extends StorageAdapter {
   readonly compactionDue: boolean;
 }
 
-/** 1 KiB under the 128 KiB value cap: room for the structured-clone header of a Uint8Array. */
+/** 1 KiB under the 128 KiB value cap: room for the structured-clone header of a Uint8Array. @internal Exported for its unit tests. */
 export const CHUNK_BYTES = 127 * 1024;
 /** Keys per `put`/`delete` call allowed by Durable Object storage. */
 const KEYS_PER_CALL = 128;

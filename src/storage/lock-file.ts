@@ -28,7 +28,7 @@ import { lstat, mkdir, readdir, readFile, readlink, rename, rm, stat, utimes, wr
 import { join } from 'node:path';
 import { LedgerError } from '../errors.js';
 
-export const LOCK = 'lock';
+const LOCK = 'lock';
 const OWNER = 'owner';
 const DRAFT_PREFIX = 'lock.draft.';
 const TOMB_PREFIX = 'lock.stale.';

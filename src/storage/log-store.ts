@@ -49,7 +49,7 @@ export interface LogMedium {
  * so reopening replays at most this many transactions (a replayed transaction costs about as much
  * as a commit, ~3 ms, while a snapshot restores thousands of them in the same time).
  */
-export const AUTO_COMPACT_RECORDS = 512;
+const AUTO_COMPACT_RECORDS = 512;
 
 /** `compactEvery`, checked once for every adapter: a positive integer, or absent (compact on every call). */
 export function resolveCompactEvery(compactEvery: number | undefined): number {

@@ -112,6 +112,7 @@ const DRAFT = '.tmp';
  * `LogFiles` in a directory: replacement by a flushed draft renamed into place, then the
  * directory flushed. Each opening names its drafts apart, so even two writers that should never
  * coexist cannot rename each other's draft away.
+ * @internal Exported for its unit tests.
  */
 export function directoryFiles(dir: string, lock: HeldLock): LogFiles {
   const path = (file: string): string => join(dir, file);

@@ -32,7 +32,7 @@ export function hashedTrigramEmbedder(dimensions = 256): Embedder {
   };
 }
 
-export function embedOne(text: string, dimensions: number): Float32Array {
+function embedOne(text: string, dimensions: number): Float32Array {
   const v = new Float32Array(dimensions);
   for (const word of text.toLowerCase().match(/[a-z0-9_]+/g) ?? []) {
     const padded = ` ${word} `;

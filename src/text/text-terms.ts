@@ -85,7 +85,7 @@ function forEachWord(text: string, each: (terms: readonly string[]) => void): vo
  * not become the term of `won` the past of `win` (`stem`'s irregular forms). The apostrophe is
  * ASCII or U+2019; `TermPostings` makes the same test on bytes (`isWontBytes`).
  */
-export function isWontAt(text: string, start: number): boolean {
+function isWontAt(text: string, start: number): boolean {
   const q = text.charCodeAt(start + 3);
   if (q !== 39 && q !== 0x2019) return false;
   if ((text.charCodeAt(start) | 32) !== 119 || (text.charCodeAt(start + 1) | 32) !== 111) return false;
@@ -109,6 +109,7 @@ export function isWontAt(text: string, start: number): boolean {
  * such as `crc8`). Over-stemming is
  * harmless as long as both the query and the bodies go through it: it only has to map the
  * inflections of one word together (`camp`, `camps`, `camped`, `camping` → camp).
+ * @internal Exported for its unit tests.
  */
 export function stem(word: string): string {
   let w = IRREGULAR_BASE.get(word) ?? word;
@@ -122,7 +123,7 @@ export function stem(word: string): string {
   return w;
 }
 
-/** Term frequencies of a text, and its length in terms. */
+/** Term frequencies of a text, and its length in terms. @internal Exported for its unit tests. */
 export function termCounts(text: string): { counts: Map<string, number>; length: number } {
   const counts = new Map<string, number>();
   let length = 0;

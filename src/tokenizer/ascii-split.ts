@@ -118,7 +118,7 @@ function digits(b: Uint8Array, n: number, p: number): number {
  * `[^\r\n\p{L}\p{N}]?[\p{Lu}…]*[\p{Ll}…]+(?i:'s|…)?|[^\r\n\p{L}\p{N}]?[\p{Lu}…]+[\p{Ll}…]*(?i:'s|…)?`
  * `|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
  */
-export const o200kAscii: PieceScanner = (b, n, p) => {
+const o200kAscii: PieceScanner = (b, n, p) => {
   const k = classAt(b, n, p);
   if (k === OUTSIDE) return NON_ASCII;
   // Letters, optionally after one character that is not \r, \n, a letter or a digit.
@@ -153,7 +153,7 @@ export const o200kAscii: PieceScanner = (b, n, p) => {
  * `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*`
  * `|\s*[\r\n]+|\s+(?!\S)|\s+`
  */
-export const cl100kAscii: PieceScanner = (b, n, p) => {
+const cl100kAscii: PieceScanner = (b, n, p) => {
   const k = classAt(b, n, p);
   if (k === OUTSIDE) return NON_ASCII;
   const c = contraction(b, n, p);

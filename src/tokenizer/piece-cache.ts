@@ -207,6 +207,7 @@ function caseInsensitive(alts: string): string {
  * Rewrites a tiktoken `pat_str` (Rust regex syntax) into an equivalent JS `u`-flag pattern:
  * the `(?i:…)` contraction group becomes explicit case classes (no inline modifiers in Node 20),
  * and `\s` / `\S` become explicit White_Space classes.
+ * @internal Exported for its unit tests.
  */
 export function toJsPattern(patStr: string): string {
   return patStr

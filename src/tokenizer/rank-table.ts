@@ -102,7 +102,7 @@ const POWERS = new Int32Array(MAX_POWER + 1);
 POWERS[0] = 1;
 for (let i = 1; i <= MAX_POWER; i++) POWERS[i] = Math.imul(POWERS[i - 1]!, BASE);
 
-export function prefixHash(b: Uint8Array, start: number, end: number): number {
+function prefixHash(b: Uint8Array, start: number, end: number): number {
   let h = 0;
   for (let i = start; i < end; i++) h = (Math.imul(h, BASE) + b[i]! + 1) | 0;
   return h;

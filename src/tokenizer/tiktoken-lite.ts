@@ -16,6 +16,7 @@ export interface TiktokenLite {
  * The exact counter over an initialised tiktoken lite binding. `encode_ordinary` treats
  * special-token text such as `<|endoftext|>` as plain text: transcripts contain it, and the
  * default `encode` would throw on it.
+ * @internal Exported for its unit tests.
  */
 export function directTokenCounter(lite: TiktokenLite, encoding: Encoding, ranks: EncodingRanks): TokenCounter {
   const encoder = new lite.Tiktoken(ranks.bpe_ranks, ranks.special_tokens, ranks.pat_str);

@@ -23,7 +23,7 @@ async function build(encoding: Encoding): Promise<TokenCounter> {
   return tokenCounterFrom(lite, encoding, ranks);
 }
 
-/** Loads tiktoken's lite WASM and an encoding's ranks from the installed package. */
+/** Loads tiktoken's lite WASM and an encoding's ranks from the installed package. @internal Exported for its unit tests. */
 export async function loadNodeTiktoken(encoding: Encoding): Promise<{ lite: TiktokenLite; ranks: EncodingRanks }> {
   const fs = await import('node:fs/promises');
   const init = require('tiktoken/lite/init') as TiktokenLite & {

@@ -5,7 +5,7 @@ import type { Candidate, Excerpt, Excerpts } from './types.js';
 
 /** Lines kept on each side of a relevant line: a line alone rarely reads without its neighbours
  * (the statement it continues, the block it opens). */
-export const EXCERPT_CONTEXT = 2;
+const EXCERPT_CONTEXT = 2;
 
 /** A line that is only a comment (`#`, `//`, `/*`, `*` after the indentation). */
 const COMMENT = /^\s*(?:#|\/\/|\/\*|\*(?!\*))/;

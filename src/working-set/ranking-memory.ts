@@ -23,7 +23,7 @@ export function rankingMemory(owner: object | undefined): RankingMemory {
   return made;
 }
 
-/** The owner's memory if it has one (never makes one). */
+/** The owner's memory if it has one (never makes one). @internal Exported for its unit tests. */
 export function heldRankingMemory(owner: object): RankingMemory | undefined {
   return byOwner.get(owner);
 }

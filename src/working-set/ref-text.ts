@@ -2,7 +2,7 @@
 export const refText = (id: string): string => `[same content as ${id}]`;
 
 /** How an elided run of a body's lines is rendered: which lines, and where the whole body is. */
-export const elidedText = (from: number, to: number, of: number, id: string): string =>
+const elidedText = (from: number, to: number, of: number, id: string): string =>
   `[lines ${from}-${to} of ${of} elided; whole body: ${id}]`;
 
 /**

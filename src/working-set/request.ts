@@ -10,8 +10,8 @@ import {
 import type { Budget } from './pack.js';
 import type { MaterializeRequest } from './types.js';
 
-export const DEFAULT_HOPS = 6;
-export const DEFAULT_MAX_NODES = 128;
+const DEFAULT_HOPS = 6;
+const DEFAULT_MAX_NODES = 128;
 
 export interface ResolvedRequest {
   epoch: number;

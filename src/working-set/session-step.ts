@@ -9,7 +9,7 @@ import type { Candidate, Excerpt, Unit, WorkingSetItem } from './types.js';
  * What a re-pack fills the budget to: the rest is room for the steps that follow to append into
  * (the auto-compaction of agent CLIs keeps half as well).
  */
-export const LOW_WATERMARK = 0.5;
+const LOW_WATERMARK = 0.5;
 
 /** One step of a session: the working set sent at an epoch, and how it came about. */
 export interface SessionState {

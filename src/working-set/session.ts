@@ -8,7 +8,7 @@ import { type SessionState, sessionStep } from './session-step.js';
  * a restore, or on a ledger built elsewhere) must recompute, at the price of one re-pack per
  * window — which keeps the head cached.
  */
-export const REPACK_WINDOW = 64;
+const REPACK_WINDOW = 64;
 
 /** A fold's states for one request (every field but the epoch), by step index. */
 interface Fold {

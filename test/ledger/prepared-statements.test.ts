@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
 import { rowsOf } from '../../src/engine/rows.js';
-import { closureParams, closureShape, inlineParams, workingSetSql } from '../../src/sql/closure.js';
-import { queryPrepared } from '../../src/sql/prepared.js';
+import { closureParams, closureShape, workingSetSql } from '../../src/sql/closure.js';
+import { inlineParams, queryPrepared } from '../../src/sql/prepared.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
 let engine: Engine;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromConversation } from '../../src/adapters/chat/conversation.js';
 import { calibratedSupport, DEFAULT_SUPPORT_THRESHOLD, supportFeatures } from '../../src/rerank/support.js';
-import { queryNames, speakerNames, statedTerms } from '../../src/retrieval/entities.js';
+import { queryNames, speakerNames, statementTerms } from '../../src/retrieval/entities.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
@@ -133,8 +133,9 @@ describe('retrieval over a conversation (default call)', () => {
 
   it('what a person asks is not evidence about them; what is said to them is', async () => {
     const terms = new Set(['run', 'marathon', 'train']);
-    expect([...statedTerms('Wow! What got you into running? I train daily.', terms)]).toEqual(['train']);
-    expect([...statedTerms('Your marathon time was great. I run too.', terms, true)]).toEqual(['marathon']);
+    const spoken = statementTerms('Wow! What got you into running? I train daily.', terms);
+    expect([...spoken.speaker, ...spoken.listener]).toEqual(['train']);
+    expect([...statementTerms('Your marathon time was great. I run too.', terms).listener]).toEqual(['marathon']);
     const l = await pool.ledger();
     const chat = [
       {

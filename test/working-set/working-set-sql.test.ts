@@ -6,10 +6,9 @@ import {
   type ClosureShape,
   closureParams,
   closureShape,
-  inlineParams,
   workingSetSql,
 } from '../../src/sql/closure.js';
-import { executeSql, prepareSql, queryPrepared } from '../../src/sql/prepared.js';
+import { executeSql, inlineParams, prepareSql, queryPrepared } from '../../src/sql/prepared.js';
 import { engineOf, indexOf, LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();

@@ -23,7 +23,7 @@ export type { ChatCall, ChatTurn } from './chat-turns.js';
 const STEERING =
   /^\s*(?:please|pls|don'?t|do not|stop|instead|use|make sure|remember|always|never|only|focus|avoid|try|no[,.!]|wait|also|keep|switch|revert|undo|skip|ignore|prefer)\b|\b(?:you (?:must|should|need to)|make sure|instead of|don'?t|do not|from now on|rather than)\b/i;
 
-/** Whether a later user message is a steering instruction (see module comment). */
+/** Whether a later user message is a steering instruction (see module comment). @internal Exported for its unit tests. */
 export const isSteering = (text: string): boolean => STEERING.test(text);
 
 /**

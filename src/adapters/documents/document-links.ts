@@ -36,7 +36,7 @@ export interface DocumentLink {
  */
 export const DEFAULT_MAX_ENTITY_DF = 8;
 
-/** The title without a trailing parenthetical qualifier: `Thriller (album)` → `Thriller`. */
+/** The title without a trailing parenthetical qualifier: `Thriller (album)` → `Thriller`. @internal Exported for its unit tests. */
 export const bareTitle = (title: string): string => title.replace(/\s*\([^)]*\)\s*$/, '').trim();
 
 /** Lower-case words allowed inside a name (`Bank of America`, `Duchy of the Lower Rhine`). */
@@ -51,6 +51,7 @@ const ABBREVIATIONS = new Set(['St', 'Mt', 'Mr', 'Mrs', 'Dr', 'Jr', 'Sr', 'Ft'])
  * `The` dropped; punctuation ends a run except the
  * full stop of an initial or a listed abbreviation. Single capitalised words count too
  * (`Hiroshima`); frequent ones (`He`, `In`) are removed by the document-frequency cap.
+ * @internal Exported for its unit tests.
  */
 export function entitiesOf(text: string): string[] {
   const out = new Set<string>();

@@ -7,7 +7,7 @@ import type { LineRange } from '../../schema/types.js';
 import { mergeRanges } from '../diff/unified-diff.js';
 
 /** A Python string literal at `i` (prefixes r/b/u, single/triple quotes); undefined if none or an f-string. */
-export function readPyString(code: string, i: number): { value: string; end: number } | undefined {
+function readPyString(code: string, i: number): { value: string; end: number } | undefined {
   const m = /^([rRbBuU]{0,2})('''|"""|'|")/.exec(code.slice(i, i + 5));
   if (!m) return undefined;
   const prefix = (m[1] as string).toLowerCase();

@@ -9,7 +9,7 @@ import { mergeRanges } from '../diff/unified-diff.js';
 
 type Addr = { line: number } | { last: true } | { regex: string; icase: boolean } | { plus: number } | { other: true };
 
-export interface SedCommand {
+interface SedCommand {
   addr1?: Addr | undefined;
   addr2?: Addr | undefined;
   negate: boolean;
@@ -20,7 +20,7 @@ export interface SedCommand {
   block: Array<{ addr1?: Addr | undefined; addr2?: Addr | undefined; negate: boolean }>;
 }
 
-export interface ParsedSed {
+interface ParsedSed {
   commands: SedCommand[];
   /** Parse reached the end without surprises. */
   ok: boolean;
@@ -74,7 +74,7 @@ function readAddr(s: string, i: number): [Addr | undefined, number] {
 }
 
 /** Parses a sed script (multiple `-e` fragments already joined with newlines). Never throws. */
-export function parseSedScript(script: string): ParsedSed {
+function parseSedScript(script: string): ParsedSed {
   const s = script;
   const commands: SedCommand[] = [];
   const blocks: SedCommand['block'] = [];
@@ -205,7 +205,7 @@ const CLASSES: Record<string, string> = {
 };
 
 /** Translates a POSIX basic (or extended) regex as GNU sed reads it into a JS RegExp source. */
-export function posixToJs(re: string, ere: boolean): string | undefined {
+function posixToJs(re: string, ere: boolean): string | undefined {
   let out = '';
   let i = 0;
   while (i < re.length) {

@@ -7,8 +7,6 @@
  */
 import { type Redirect, type Token, tokenize } from './lexer.js';
 
-export type { Redirect } from './lexer.js';
-
 export interface SimpleCommand {
   /** Words after quote removal, without leading `NAME=value` assignments. */
   argv: string[];
@@ -25,7 +23,7 @@ export interface Pipeline {
   raw: string;
 }
 
-export interface ListItem {
+interface ListItem {
   pipeline: Pipeline;
   /** Operator that precedes this pipeline (null for the first). */
   connector: '&&' | '||' | ';' | '&' | null;

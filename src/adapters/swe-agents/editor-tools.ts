@@ -109,10 +109,7 @@ export function numberedWindows(observation: string, resolve: (p: string) => str
 }
 
 /** Lines of known text a literal snippet spans (all occurrences), or undefined when absent. */
-export function locateSnippet(
-  snippet: string,
-  known: ReadonlyMap<number, string> | undefined,
-): LineRange[] | undefined {
+function locateSnippet(snippet: string, known: ReadonlyMap<number, string> | undefined): LineRange[] | undefined {
   if (!known || known.size === 0 || snippet === '') return undefined;
   const nums = [...known.keys()].sort((a, b) => a - b);
   const ranges: LineRange[] = [];

@@ -14,7 +14,7 @@ import type { AdaptedTrace, AdapterOptions } from '../types.js';
 
 const BASH_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
 
-export interface MiniObservation {
+interface MiniObservation {
   obs: ShellObservation;
   kind: 'output' | 'elided' | 'timeout' | 'format-error' | 'raw';
 }
@@ -27,7 +27,7 @@ const between = (s: string, open: string, close: string, fromEnd = false): strin
   return s.slice(a + open.length, b);
 };
 
-/** Reads an observation as rendered by mini-swe-agent's templates (see its default config). */
+/** Reads an observation as rendered by mini-swe-agent's templates (see its default config). @internal Exported for its unit tests. */
 export function parseMiniObservation(text: string): MiniObservation {
   const rc = /^\s*<returncode>(-?\d+)<\/returncode>/.exec(text);
   const returncode = rc ? Number(rc[1]) : undefined;

@@ -13,7 +13,7 @@ import { COLUMNS, type Column } from '../arrow-rows.js';
  * SQL this way; anything else returns null and the caller uses Arrow.
  */
 const LITERAL_TABLES: ReadonlySet<TableName> = new Set(['edges', 'closures', 'transactions']);
-export const MAX_LITERAL_ROWS = 4;
+const MAX_LITERAL_ROWS = 4;
 
 export function literalInsertSql(table: TableName, rows: ReadonlyArray<object>): string | null {
   if (!LITERAL_TABLES.has(table) || rows.length === 0 || rows.length > MAX_LITERAL_ROWS) return null;

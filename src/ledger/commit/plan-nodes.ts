@@ -80,7 +80,7 @@ function nodeRow(n: NodeInput, nid: number, vkey: number, tx: number, epoch: num
 }
 
 /** JSON with keys sorted, so equal metadata serialises to equal bytes. */
-export function stableJson(o: Readonly<Record<string, unknown>>): string {
+function stableJson(o: Readonly<Record<string, unknown>>): string {
   return JSON.stringify(
     Object.fromEntries(
       Object.keys(o)

@@ -54,7 +54,7 @@ export async function replayLog(core: LedgerCore, records: readonly Uint8Array[]
  * one SQL batch (BEGIN, the validity UPDATE, small inserts as literals, the hooks' statements),
  * one Arrow stream per remaining table, and COMMIT (in the last batch when nothing is logged).
  */
-export async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogRecord | null): Promise<void> {
+async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogRecord | null): Promise<void> {
   const { engine } = core.config;
   const epoch = plan.transaction.epoch;
   // Versions written and closed by this same commit are written closed (they are the plan's

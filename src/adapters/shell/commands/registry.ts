@@ -24,6 +24,7 @@ import { tee } from './tee.js';
 import { testRunners } from './test-runners.js';
 import { wc } from './wc.js';
 
+/** @internal Exported for its unit tests. */
 export const SHELL_TOOLS: readonly ShellTool[] = [
   awk,
   cat,
