@@ -52,8 +52,12 @@ const MAX_REMEMBERED_WORD = 64;
  * counts are exactly `termCounts(text)`'s.
  */
 export class TermPostings {
-  /** Term → id; `lists[id]` is its postings. */
-  private readonly termIds = new Map<string, number>();
+  /** Term (its bytes: terms are ASCII, being parts of ASCII words) → id; `lists[id]` is its
+   * postings. A byte-keyed table, not a Map of strings: a word of digits alone is its own term
+   * and is interned from the body's bytes with no string made, and most new words of real bodies
+   * (numbers, ids) are such words; a Map insert of a new string per new term was ~15% of
+   * indexing a bulk commit's bodies, and the Map's 100k strings were heap the collector walked. */
+  private readonly termIds = new ByteKeyTable(1 << 14);
   /** A term's postings once it has two; until then its one posting is `single*[id]`. Most terms
    * of real bodies (numbers, ids, hashes) occur in one body only, and a PostingList with its two
    * arrays per new term was most of the cost of a new word. */
@@ -142,8 +146,10 @@ export class TermPostings {
   }
 
   list(term: string): PostingList | undefined {
-    const id = this.termIds.get(term);
-    if (id === undefined) return undefined;
+    const n = asciiBytes(term);
+    if (n < 0) return undefined; // no term has a non-ASCII character
+    const id = this.termIds.get(termScratch, 0, n, ByteKeyTable.hash(termScratch, 0, n));
+    if (id < 0) return undefined;
     let list = this.lists[id];
     if (list === undefined) {
       // Its one posting becomes a list (kept: the next body with the term appends to it).
@@ -157,7 +163,7 @@ export class TermPostings {
   /** Postings held, for memory reports. */
   get size(): number {
     let n = 0;
-    for (let id = 0; id < this.termIds.size; id++) n += this.lists[id]?.length ?? 1;
+    for (let id = 0; id < this.lists.length; id++) n += this.lists[id]?.length ?? 1;
     return n;
   }
 
@@ -166,8 +172,9 @@ export class TermPostings {
    * bits of its bytes. A word of digits alone is its own one term (`splitWord` gives exactly
    * that: no stop word or stem applies to digits), so it skips the split. */
   private rememberWord(b: Uint8Array, start: number, end: number, h: number, classes: number): number {
-    const word = latin1(b, start, end);
-    const terms = classes === DIGIT && end - start <= 64 ? [word] : splitWord(word);
+    const digits = classes === DIGIT && end - start <= 64;
+    const terms = digits ? null : splitWord(latin1(b, start, end));
+    const termCount = terms === null ? 1 : terms.length;
     const remember = end - start <= MAX_REMEMBERED_WORD;
     if (remember && this.words.size >= this.maxWords) {
       this.words.clear();
@@ -175,22 +182,28 @@ export class TermPostings {
     }
     // A word not remembered is written past the remembered ones and overwritten by the next.
     const at = this.wordTermsUsed;
-    if (at + terms.length + 1 > this.wordTermIds.length)
-      this.wordTermIds = grow(this.wordTermIds, Math.max(this.wordTermIds.length * 2, at + terms.length + 1));
-    this.wordTermIds[at] = terms.length;
-    for (let k = 0; k < terms.length; k++) this.wordTermIds[at + 1 + k] = this.termId(terms[k]!);
+    if (at + termCount + 1 > this.wordTermIds.length)
+      this.wordTermIds = grow(this.wordTermIds, Math.max(this.wordTermIds.length * 2, at + termCount + 1));
+    this.wordTermIds[at] = termCount;
+    if (terms === null) this.wordTermIds[at + 1] = this.termIdOfBytes(b, start, end, h);
+    else
+      for (let k = 0; k < terms.length; k++) {
+        const n = asciiBytes(terms[k]!);
+        this.wordTermIds[at + 1 + k] = this.termIdOfBytes(termScratch, 0, n, ByteKeyTable.hash(termScratch, 0, n));
+      }
     if (remember) {
       this.words.set(b, start, end, h, at);
-      this.wordTermsUsed = at + terms.length + 1;
+      this.wordTermsUsed = at + termCount + 1;
     }
     return at;
   }
 
-  private termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
+  /** The id of the term spelled by `b[start, end)` (hash `h`), interned when new. */
+  private termIdOfBytes(b: Uint8Array, start: number, end: number, h: number): number {
+    let id = this.termIds.get(b, start, end, h);
+    if (id < 0) {
       id = this.lists.length;
-      this.termIds.set(term, id);
+      this.termIds.set(b, start, end, h, id);
       this.lists.push(undefined);
       if (id >= this.tf.length) this.tf = grow(this.tf, this.tf.length * 2);
       if (id >= this.singleBkey.length) {
@@ -202,6 +215,19 @@ export class TermPostings {
     }
     return id;
   }
+}
+
+/** A term's bytes in `termScratch` (terms are short: at most 64 characters), or -1 when it has a
+ * non-ASCII character. */
+let termScratch = new Uint8Array(128);
+function asciiBytes(term: string): number {
+  if (term.length > termScratch.length) termScratch = new Uint8Array(term.length * 2);
+  for (let i = 0; i < term.length; i++) {
+    const c = term.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    termScratch[i] = c;
+  }
+  return term.length;
 }
 
 /** Bytes of `[A-Za-z0-9_]` by class bit (0: not a word byte), one table read per byte. */
