@@ -7,17 +7,21 @@ import type { Excerpt, Unit, WorkingSetItem } from './types.js';
  * carries it, later ones refer to it; an item whose body the set already shows elsewhere (a file
  * view by the evidence cut from it, a written file by the command that wrote it) refers to that.
  * An excerpted output carries its kept lines and is never a carrier: its body is not whole.
+ * `shown` is what the request already holds when these items are appended to it (a session
+ * step): the bodies it carries, by hash, and the nodes it shows whole.
  */
 export function buildItems(
   included: readonly Unit[],
   excerpts: ReadonlyMap<number, Excerpt>,
   { graph, coveredBy, refCost }: Pick<Ranked, 'graph' | 'coveredBy' | 'refCost'>,
   idOf: (nid: number) => string | undefined,
+  shown?: { carriers: ReadonlyMap<string, string>; whole: ReadonlySet<number> },
 ): WorkingSetItem[] {
   // Nodes shown whole: only a whole body carries another node's lines.
   const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)).filter((n) => !excerpts.has(n)));
+  for (const nid of shown?.whole ?? []) includedNids.add(nid);
   const items: WorkingSetItem[] = [];
-  const carrier = new Map<string, string>();
+  const carrier = new Map<string, string>(shown?.carriers);
   for (const { member: m, unit } of readingOrder(included, graph.edges)) {
     const item: WorkingSetItem = {
       id: m.id,

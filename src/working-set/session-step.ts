@@ -201,7 +201,7 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
     const signal = ranked.placement.get(unit.key)?.signal;
     if (unit.tier >= RANKED_FROM_TIER && signal !== undefined && ACTION_SIGNALS.has(signal)) append(unit);
   }
-  const added = appendedItems(placed, cuts, ranked, carriers, whole, input.idOf);
+  const added = buildItems(placed, cuts, ranked, input.idOf, { carriers, whole });
   // What the items cost, exactly: the charge above is never below it (a reference found only
   // while building costs less than the body charged).
   const sum = [...items, ...notices, ...added].reduce((n, i) => n + i.tokens, 0);
@@ -244,73 +244,6 @@ function noticeItem(
     body: text,
     notice: { of: of.id, reason },
   };
-}
-
-/**
- * The appended units as items in reading order (context first, then the action log), each body
- * once across the whole request: a body an earlier item carries is a reference to it, a result
- * whose lines shown evidence carries is a reference to that evidence.
- */
-function appendedItems(
-  placed: readonly Unit[],
-  cuts: ReadonlyMap<number, Excerpt>,
-  ranked: Ranked,
-  carriers: ReadonlyMap<string, string>,
-  shown: ReadonlySet<number>,
-  idOf: (nid: number) => string | undefined,
-): WorkingSetItem[] {
-  const out: WorkingSetItem[] = [];
-  const carrier = new Map(carriers);
-  const { coveredBy, refCost } = ranked;
-  for (const { member: m, unit } of readingOrder(placed, ranked.graph.edges)) {
-    const item = baseItem(m, unit);
-    const cut = cuts.get(m.nid);
-    const evidence = coveredBy.get(m.nid);
-    if (cut !== undefined) {
-      item.body = cut.body;
-      item.excerpt = { lines: cut.lines.map(([a, b]) => [a, b]), of: cut.of };
-      item.tokens = cut.tokens;
-    } else if (m.bodyHash !== null && evidence?.every((e) => shown.has(e)) && m.tokens > refCost) {
-      item.ref = idOf(Math.min(...evidence))!;
-      item.tokens = refCost;
-    } else if (m.bodyHash !== null) {
-      const first = carrier.get(m.bodyHash);
-      if (first !== undefined) {
-        item.ref = first;
-        item.tokens = Math.min(m.tokens, refCost);
-        if (m.tokens <= refCost) {
-          delete item.ref;
-          item.body = m.body ?? '';
-        }
-      } else {
-        carrier.set(m.bodyHash, m.id);
-        item.body = m.body ?? '';
-        item.tokens = m.tokens;
-      }
-    }
-    out.push(item);
-  }
-  return out;
-}
-
-function baseItem(m: Candidate, unit: Unit): WorkingSetItem {
-  const item: WorkingSetItem = {
-    id: m.id,
-    kind: m.kind,
-    tier: unit.tier,
-    tokens: 0,
-    tx: m.tx,
-    authority: m.authority,
-    unit: unit.key,
-  };
-  if (m.status !== null) item.status = m.status;
-  if (m.path !== null) item.path = m.path;
-  if (m.revision !== null) item.revision = m.revision;
-  if (m.range !== null) item.range = [m.range[0], m.range[1]];
-  if (m.verifier !== null) item.verifier = m.verifier;
-  if (m.tool !== null) item.tool = m.tool;
-  if (m.role !== null) item.role = m.role;
-  return item;
 }
 
 /**
