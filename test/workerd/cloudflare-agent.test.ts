@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workerdRssMiB } from '../bench/workerd-bench.js';
-import { bundleWorker, ensureBuiltDist, ROOT, type RunningWorker, startWorker } from './worker-harness.js';
+import { persistentWorker } from './persistent-worker.js';
+import { ROOT, type RunningWorker } from './worker-harness.js';
 
 /**
  * The `Coder` agent of docs/guide/integrations.md (./agent/coder-agent.ts: an `AIChatAgent` whose
@@ -37,27 +37,13 @@ interface Report {
   memory: { wasmBytes: number; duckdbBytes: number; memoryLimit: string } | null;
 }
 
-let outdir: string | undefined;
-let persistDir: string | undefined;
-let worker: RunningWorker | undefined;
-
-beforeAll(async () => {
-  await ensureBuiltDist(BUILD_TIMEOUT_MS);
-  outdir = await mkdtemp(join(tmpdir(), 'ledger-agent-worker-'));
-  persistDir = await mkdtemp(join(tmpdir(), 'ledger-agent-storage-'));
-  await bundleWorker(CONFIG, outdir, BUILD_TIMEOUT_MS);
-}, BUILD_TIMEOUT_MS * 2);
-
-afterAll(async () => {
-  await worker?.dispose();
-  for (const dir of [outdir, persistDir]) if (dir) await rm(dir, { recursive: true, force: true });
-}, START_TIMEOUT_MS);
-
-async function start(): Promise<RunningWorker> {
-  if (!outdir || !persistDir) throw new Error('the Worker was not bundled');
-  worker = await startWorker({ configPath: CONFIG, outdir, persistDir, timeoutMs: START_TIMEOUT_MS });
-  return worker;
-}
+const worker = persistentWorker({
+  configPath: CONFIG,
+  name: 'agent',
+  buildTimeoutMs: BUILD_TIMEOUT_MS,
+  startTimeoutMs: START_TIMEOUT_MS,
+});
+const start = () => worker.start();
 
 async function turn(w: RunningWorker, text: string): Promise<void> {
   const response = await w.fetch(`${AGENT}/turn`, { method: 'POST', body: text }, REQUEST_TIMEOUT_MS);
@@ -124,8 +110,7 @@ describe('an AIChatAgent with its ledger in its Durable Object storage', () => {
       expect(before.unpaired).toEqual([]);
       expectLatestSeen(before, firstTexts);
       expectTurnsRecordedOnce(before, TURNS_BEFORE_RESTART);
-      await first.dispose();
-      worker = undefined;
+      await worker.stop();
 
       // A new isolate: the agent's messages come back from its SQLite tables, the ledger from its
       // key-value storage, and the resent history adds nothing the ledger holds.

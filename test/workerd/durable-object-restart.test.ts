@@ -1,18 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RMDX_SESSION } from '../../demo/traces/rmdx-can-session.js';
 import type { Transaction } from '../../src/schema/types.js';
-import {
-  bundleWorker,
-  EXAMPLE_CONFIG,
-  ensureBuiltDist,
-  ROOT,
-  type RunningWorker,
-  startWorker,
-} from './worker-harness.js';
+import { persistentWorker } from './persistent-worker.js';
+import { EXAMPLE_CONFIG, ROOT, type RunningWorker } from './worker-harness.js';
 
 /**
  * The example Worker (demo/worker, bundled with its own wrangler.jsonc from the built dist/):
@@ -26,33 +18,14 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const COMPACT_EVERY = '2';
 const COMMITTED = RMDX_SESSION.slice(0, 5);
 
-let outdir: string | undefined;
-let persistDir: string | undefined;
-let worker: RunningWorker | undefined;
-
-beforeAll(async () => {
-  await ensureBuiltDist(BUILD_TIMEOUT_MS);
-  outdir = await mkdtemp(join(tmpdir(), 'ledger-example-worker-'));
-  persistDir = await mkdtemp(join(tmpdir(), 'ledger-example-storage-'));
-  await bundleWorker(EXAMPLE_CONFIG, outdir, BUILD_TIMEOUT_MS);
-}, BUILD_TIMEOUT_MS * 2);
-
-afterAll(async () => {
-  await worker?.dispose();
-  for (const dir of [outdir, persistDir]) if (dir) await rm(dir, { recursive: true, force: true });
-}, START_TIMEOUT_MS);
-
-async function start(): Promise<RunningWorker> {
-  if (!outdir || !persistDir) throw new Error('the Worker was not bundled');
-  worker = await startWorker({
-    configPath: EXAMPLE_CONFIG,
-    outdir,
-    persistDir,
-    vars: { COMPACT_EVERY },
-    timeoutMs: START_TIMEOUT_MS,
-  });
-  return worker;
-}
+const worker = persistentWorker({
+  configPath: EXAMPLE_CONFIG,
+  name: 'example',
+  buildTimeoutMs: BUILD_TIMEOUT_MS,
+  startTimeoutMs: START_TIMEOUT_MS,
+  vars: { COMPACT_EVERY },
+});
+const start = () => worker.start();
 
 async function snapshotOf(w: RunningWorker): Promise<Buffer> {
   const response = await w.fetch('/sessions/rmdx/snapshot', {}, REQUEST_TIMEOUT_MS);
@@ -92,8 +65,7 @@ describe('the example Worker', () => {
           expect((await commit(first, { epoch: 99, nodes: [{ id: 'x', kind: 'thought' }] })).status).toBe(400);
       }
       const before = await snapshotOf(first);
-      await first.dispose();
-      worker = undefined;
+      await worker.stop();
 
       const second = await start();
       const after = await snapshotOf(second);
