@@ -55,7 +55,7 @@ export function explainSession(
         : 'shown earlier and still valid, no longer reached by the closure';
     return { id: item.id, included: true, tier: item.tier, reason: `${reason}${kept}`, code: 'kept-in-prefix' };
   });
-  const held = `held out since the re-pack at epoch ${state.repackedAt}: between re-packs a step adds only its action and the open work it brings in`;
+  const held = `held out since the re-pack at epoch ${state.repackedAt}: between re-packs a step adds only its action, the open work it brings in and what the action's own words and paths rank`;
   for (const r of records.slice(ranksItems.length)) {
     if (r.code !== 'budget') out.push(r);
     else if (state.repacked)
