@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type LoopRun, runLoop, toolLoopOf } from './eval/middleware-cache.js';
-import { addTally, type CacheTally, costOf, DEFAULT_PRICING, emptyTally } from './eval/request-cost.js';
+import { addTally, costOf, DEFAULT_PRICING, emptyTally } from './eval/request-cost.js';
 
 const DEFAULT_TRAJECTORIES = '../shared/data/trajectories/mini-swe-agent-gemini3pro/';
 const DEFAULT_BUDGETS = [4000, 16000];
@@ -39,15 +39,8 @@ async function trajectoryFiles(paths: readonly string[]): Promise<string[]> {
   return out;
 }
 
-interface BudgetSummary {
-  budget: number;
-  ledger: CacheTally;
-  untrimmed: CacheTally;
-  maxPromptTokens: number;
-  unpaired: number;
-  repacks: CacheTally;
-  budgetChanges: CacheTally;
-}
+/** One budget's runs summed over the trajectories. */
+type BudgetSummary = Omit<LoopRun, 'calls' | 'perCall'>;
 
 const pct = (a: number, b: number) => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)}%`);
 const int = (n: number) => Math.round(n).toLocaleString('en-US');

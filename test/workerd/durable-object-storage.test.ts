@@ -2,12 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RMDX_SESSION } from '../../demo/traces/rmdx-can-session.js';
 import { openLedger } from '../../src/entries/node.js';
-import {
-  CHUNK_BYTES,
-  type DurableObjectKvStorage,
-  type DurableObjectKvTransaction,
-  durableObjectStorage,
-} from '../../src/storage/durable-object.js';
+import { CHUNK_BYTES, durableObjectStorage } from '../../src/storage/durable-object.js';
+import { MemoryKv } from '../helpers/memory-kv.js';
 
 /**
  * The Durable Object adapter against an in-memory stand-in for `ctx.storage` that enforces the
@@ -18,42 +14,8 @@ import {
 const VALUE_LIMIT = 128 * 1024;
 const KEYS_PER_CALL = 128;
 
-class MemoryStorage implements DurableObjectKvStorage {
-  failTransactions = false;
-
-  constructor(public data = new Map<string, unknown>()) {}
-
-  async get(key: string): Promise<unknown> {
-    return structuredClone(this.data.get(key));
-  }
-
-  async list({ prefix }: { prefix: string }): Promise<Map<string, unknown>> {
-    const keys = [...this.data.keys()].filter((k) => k.startsWith(prefix)).sort();
-    return new Map(keys.map((k) => [k, structuredClone(this.data.get(k))]));
-  }
-
-  async put(entries: Record<string, unknown>): Promise<void> {
-    const pairs = Object.entries(entries);
-    if (pairs.length > KEYS_PER_CALL) throw new Error(`put of ${pairs.length} keys`);
-    for (const [key, value] of pairs) {
-      if (value instanceof Uint8Array && value.byteLength > VALUE_LIMIT) throw new Error(`${key}: value too large`);
-    }
-    for (const [key, value] of pairs) this.data.set(key, structuredClone(value));
-  }
-
-  async delete(keys: string[]): Promise<number> {
-    if (keys.length > KEYS_PER_CALL) throw new Error(`delete of ${keys.length} keys`);
-    return keys.filter((k) => this.data.delete(k)).length;
-  }
-
-  async transaction<T>(closure: (txn: DurableObjectKvTransaction) => Promise<T>): Promise<T> {
-    const staged = new MemoryStorage(new Map(this.data));
-    const result = await closure(staged);
-    if (this.failTransactions) throw new Error('injected fault: transaction failed');
-    this.data = staged.data;
-    return result;
-  }
-}
+const LIMITS = { valueBytes: VALUE_LIMIT, keysPerCall: KEYS_PER_CALL };
+const limitedKv = (data?: Map<string, unknown>) => new MemoryKv(data, LIMITS);
 
 function bytes(length: number, seed: number): Uint8Array {
   const out = new Uint8Array(length);
@@ -78,7 +40,7 @@ afterAll(async () => {
 
 describe('durableObjectStorage', () => {
   it('stores records and snapshots of many values, each within the limits, and loads them back', async () => {
-    const kv = new MemoryStorage();
+    const kv = limitedKv();
     const storage = durableObjectStorage(kv);
     expect(await storage.load()).toEqual({ snapshot: null, log: [] });
     const small = bytes(10, 1);
@@ -107,7 +69,7 @@ describe('durableObjectStorage', () => {
   });
 
   it('keeps storage as it was when the compaction transaction fails', async () => {
-    const kv = new MemoryStorage();
+    const kv = limitedKv();
     const storage = durableObjectStorage(kv);
     await storage.load();
     await storage.append(bytes(5, 1));
@@ -125,20 +87,20 @@ describe('durableObjectStorage', () => {
   });
 
   it('reports lost values as SNAPSHOT_CORRUPT', async () => {
-    const kv = new MemoryStorage();
+    const kv = limitedKv();
     const storage = durableObjectStorage(kv);
     await storage.load();
     await storage.compact(bytes(2 * CHUNK_BYTES, 1));
     for (const n of [1, 2, 3]) await storage.append(bytes(n, n));
 
-    const lostRecord = new MemoryStorage(new Map(kv.data));
+    const lostRecord = limitedKv(new Map(kv.data));
     lostRecord.data.delete('log:000000000002:0000');
     await expect(durableObjectStorage(lostRecord).load()).rejects.toMatchObject({
       code: 'SNAPSHOT_CORRUPT',
       details: { field: 'storage', key: 'log:000000000003:0000' },
     });
 
-    const lostChunk = new MemoryStorage(new Map(kv.data));
+    const lostChunk = limitedKv(new Map(kv.data));
     lostChunk.data.delete('snapshot:000001');
     await expect(durableObjectStorage(lostChunk).load()).rejects.toMatchObject({
       code: 'SNAPSHOT_CORRUPT',
@@ -147,13 +109,13 @@ describe('durableObjectStorage', () => {
   });
 
   it('rejects a compactEvery that is not a positive integer', () => {
-    expect(() => durableObjectStorage(new MemoryStorage(), { compactEvery: 0 })).toThrow(
+    expect(() => durableObjectStorage(limitedKv(), { compactEvery: 0 })).toThrow(
       expect.objectContaining({ code: 'INVALID_OPTION', details: { field: 'compactEvery', value: 0 } }),
     );
   });
 
   it('carries a ledger across reopening, through compactions and the log after them', async () => {
-    const kv = new MemoryStorage();
+    const kv = limitedKv();
     const storage = durableObjectStorage(kv, { compactEvery: 3 });
     const ledger = await openLedger({ storage });
     ledgers.push(ledger);
