@@ -8,8 +8,8 @@ const NO_RESULT_BODY = '[no result recorded]';
 
 /**
  * The step's free-text messages: a `steering` node per user instruction (in `planners`, for the
- * next action it plans), an open user `message` per request (in `requests`: a root of the working
- * set until answered) and a `message` node per other text. Ids carry an ordinal only when the step holds more than
+ * next action it plans; a one-off one in `requests` too), an open user `message` per request (in
+ * `requests`: a root of the working set until answered) and a `message` node per other text. Ids carry an ordinal only when the step holds more than
  * one message of the kind.
  */
 export function emitMessages(
@@ -26,6 +26,7 @@ export function emitMessages(
     if (m.kind === 'steering') {
       ctx.graph.node({ id, kind: 'steering', authority: 'user', status: 'open', role: 'user', body: m.body });
       steering.push(id);
+      if (m.standing === false) requests.push(id);
       ctx.count('steering');
     } else if (m.kind === 'request') {
       ctx.graph.node({ id, kind: 'message', authority: 'user', status: 'open', role: 'user', body: m.body });

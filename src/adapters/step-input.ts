@@ -21,8 +21,14 @@ export interface StepInput {
   /** An unparseable step: its observation is kept as a plain tool result the action cites. */
   plainResult?: { body: string; meta?: Record<string, string | number | boolean | null> };
   /** Free text of the turn when it made no tool call (or a user turn). A `request` is a user turn
-   * the agent has to answer (a chat's question): open until a step that `answers`. */
-  messages?: Array<{ kind: 'message' | 'steering' | 'request'; role: 'user' | 'assistant' | 'tool'; body: string }>;
+   * the agent has to answer (a chat's question): open until a step that `answers`. So is a
+   * `steering` one that is not `standing` (a one-off instruction); a standing one stays open. */
+  messages?: Array<{
+    kind: 'message' | 'steering' | 'request';
+    role: 'user' | 'assistant' | 'tool';
+    body: string;
+    standing?: boolean;
+  }>;
   /** The turn answers the open requests (a chat's final reply): they are resolved. */
   answers?: boolean;
 }

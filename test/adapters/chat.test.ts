@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isSteering } from '../../src/adapters/chat/chat-steps.js';
+import { isStanding, isSteering } from '../../src/adapters/chat/chat-steps.js';
 import { fromAnthropic, fromOpenAI } from '../../src/adapters/index.js';
 import { checkTrace, edgeStrings, node, nodesOf } from './trace-check.js';
 
@@ -167,6 +167,19 @@ describe('isSteering', () => {
       ].map(isSteering),
     ).toEqual([true, true, true, true, true]);
     expect(['What did you change?', 'thanks, looks good', 'Here is the log:\nError 42'].map(isSteering)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it('tells standing instructions from one-off ones', () => {
+    expect(
+      ["Don't touch the tests", 'Always run the linter', 'From now on use pytest', 'Avoid new dependencies'].map(
+        isStanding,
+      ),
+    ).toEqual([true, true, true, true]);
+    expect(['Please run the full suite', 'Stop editing setup.py', 'Use pytest for this one'].map(isStanding)).toEqual([
       false,
       false,
       false,

@@ -53,3 +53,50 @@ describe('a later user question the agent has not answered', () => {
     expect(ws.explanation.find((e) => e.id === question!.id)?.reason).not.toBe('open user request');
   });
 });
+
+describe('a later user instruction', () => {
+  /** The task, then `turns` turns: an instruction, a tool call and its result, and a reply. */
+  function instructed(first: string, turns: number): unknown[] {
+    const messages: unknown[] = [{ role: 'user', content: 'Fix the division by zero in calc.py' }];
+    for (let i = 1; i <= turns; i++) {
+      messages.push(
+        {
+          role: 'user',
+          content: i === 1 ? first : `Please read part ${i} next and tell me what it says about the divisor.`,
+        },
+        {
+          role: 'assistant',
+          content: `Reading part ${i}.`,
+          tool_calls: [
+            { id: `c${i}`, type: 'function', function: { name: 'bash', arguments: `{"command":"cat part${i}.txt"}` } },
+          ],
+        },
+        { role: 'tool', tool_call_id: `c${i}`, content: `part ${i}: ${'lorem ipsum dolor sit amet '.repeat(8)}` },
+        { role: 'assistant', content: `Part ${i} read.` },
+      );
+    }
+    return messages;
+  }
+
+  it('is answered like a request when it is one-off, and stays open when it says how to work from now on', async () => {
+    const ledger = await ledgerOf(instructed("Don't touch the tests.", 3), 2);
+    const view = await ledger.asOf();
+    const status = (body: string) => view.nodes.find((n) => n.body === body)?.status;
+    expect(view.nodes.filter((n) => n.kind === 'steering').length).toBe(3);
+    expect(status("Don't touch the tests.")).toBe('open');
+    for (const i of [2, 3])
+      expect(status(`Please read part ${i} next and tell me what it says about the divisor.`)).toBe('resolved');
+  });
+
+  it('does not crowd the latest tool result out of a small budget over a long chat', async () => {
+    const turns = 40;
+    const ledger = await ledgerOf(instructed('Please read part 1 next.', turns).slice(0, -1), 3);
+    const ws = await ledger.materialize({ budget: { tokens: 600 } });
+    // The call's output is shown once, as the evidence it is; the result refers to it.
+    expect(ws.items.some((i) => i.body?.startsWith(`part ${turns}:`))).toBe(true);
+    expect(ws.items.find((i) => i.kind === 'tool_call' && i.body === `cat part${turns}.txt`)?.tier).toBe(2);
+    expect(ws.items.filter((i) => i.kind === 'steering').map((i) => i.body)).toEqual([
+      `Please read part ${turns} next and tell me what it says about the divisor.`,
+    ]);
+  });
+});

@@ -9,7 +9,11 @@
  * instruction about how to work — it starts with, or contains, a directive cue (see STEERING:
  * "please", "don't", "instead", "make sure", "you should", "stop", "use", …); otherwise it is a
  * request: an open `message` (role user) that the next assistant reply without tool calls answers
- * (it is then resolved). A steering node `plans` the next action.
+ * (it is then resolved). A steering node `plans` the next action. It stays open only when it is
+ * standing — it says how to work from now on (see STANDING: "always", "never", "don't", "avoid",
+ * "from now on", "instead of", …); a one-off instruction ("Please run the full suite") is answered
+ * like a request: kept open, every instruction of a long chat would stay in the working set's head
+ * and, under a small budget, crowd out the tool result the model has just received.
  */
 
 import { makeNormaliser, rootsOf } from '../paths.js';
@@ -23,8 +27,14 @@ export type { ChatCall, ChatTurn } from './chat-turns.js';
 const STEERING =
   /^\s*(?:please|pls|don'?t|do not|stop|instead|use|make sure|remember|always|never|only|focus|avoid|try|no[,.!]|wait|also|keep|switch|revert|undo|skip|ignore|prefer)\b|\b(?:you (?:must|should|need to)|make sure|instead of|don'?t|do not|from now on|rather than)\b/i;
 
+const STANDING =
+  /\b(?:always|never|from now on|going forward|don'?t|do not|avoid|prefer|remember|make sure|instead of|rather than|only)\b/i;
+
 /** Whether a later user message is a steering instruction (see module comment). @internal Exported for its unit tests. */
 export const isSteering = (text: string): boolean => STEERING.test(text);
+
+/** Whether a steering instruction holds beyond the turn (see module comment). @internal Exported for its unit tests. */
+export const isStanding = (text: string): boolean => STANDING.test(text);
 
 /**
  * Step assembly over a growing list of turns. Results are paired with their calls as turns are
@@ -143,12 +153,10 @@ export class ChatStepAssembly {
     }
     if (t.kind === 'user') {
       if (!t.text.trim()) return; // an empty user turn says nothing
-      const steering = isSteering(t.text);
-      b.addStep({
-        epoch: ++this.epoch,
-        calls: [],
-        messages: [{ kind: steering ? 'steering' : 'request', role: 'user', body: t.text }],
-      });
+      const message = isSteering(t.text)
+        ? { kind: 'steering' as const, role: 'user' as const, body: t.text, standing: isStanding(t.text) }
+        : { kind: 'request' as const, role: 'user' as const, body: t.text };
+      b.addStep({ epoch: ++this.epoch, calls: [], messages: [message] });
       return;
     }
     if (t.kind === 'result') {
