@@ -1,4 +1,4 @@
-import { CREATE_TABLES, TABLES } from '../schema/ddl.js';
+import { CREATE_TABLES, ENGINE_TABLES } from '../schema/ddl.js';
 import type { CommitPlan } from './commit/plan-commit.js';
 import type { LedgerConfig } from './ledger-config.js';
 import { LedgerIndex } from './ledger-index.js';
@@ -35,6 +35,6 @@ export interface LedgerCore {
 
 /** A core over a fresh database: creates the tables. */
 export async function createCore(config: LedgerConfig): Promise<LedgerCore> {
-  for (const name of TABLES) await config.engine.run(CREATE_TABLES[name]);
+  for (const name of ENGINE_TABLES) await config.engine.run(CREATE_TABLES[name]);
   return { config, index: new LedgerIndex(), queue: new OpQueue(), hooks: [], logRecords: 0, recovered: null };
 }

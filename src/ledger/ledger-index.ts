@@ -83,6 +83,11 @@ export class LedgerIndex {
     }
   }
 
+  /** Every transaction's row in number order: a snapshot's `transactions` section. */
+  transactionRows(): TransactionRow[] {
+    return this.transactions.filter((t) => t !== undefined);
+  }
+
   addTransaction(t: TransactionRow): void {
     this.transactions[t.tx] = t;
     this.lastTx = Math.max(this.lastTx, t.tx);

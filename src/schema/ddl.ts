@@ -10,16 +10,25 @@
 export const TABLES = ['bodies', 'nodes', 'edges', 'closures', 'transactions'] as const;
 export type TableName = (typeof TABLES)[number];
 
-/** Key column of each table: the order rows are exported and restored in. */
-export const TABLE_ORDER_KEY: Readonly<Record<TableName, string>> = {
+/**
+ * The tables that live in the engine. `transactions` (one row per transaction: tx, epoch, kind
+ * 'commit' | 'archive', the input's node, edge and transition counts, and archived_tx for an
+ * archive) is a snapshot section only: no query reads it, the commit index holds every row
+ * (LedgerIndex.transactions), and keeping it in the engine cost each commit a statement of its
+ * own, a fixed planning cost in DuckDB-WASM whatever the rows (docs/benchmarks/profiles.md).
+ */
+export const ENGINE_TABLES = ['bodies', 'nodes', 'edges', 'closures'] as const;
+export type EngineTable = (typeof ENGINE_TABLES)[number];
+
+/** Key column of each engine table: the order rows are exported and restored in. */
+export const TABLE_ORDER_KEY: Readonly<Record<EngineTable, string>> = {
   bodies: 'bkey',
   nodes: 'vkey',
   edges: 'ekey',
   closures: 'ckey',
-  transactions: 'tx',
 };
 
-export const CREATE_TABLES: Readonly<Record<TableName, string>> = {
+export const CREATE_TABLES: Readonly<Record<EngineTable, string>> = {
   bodies: `CREATE TABLE bodies (
     bkey INTEGER NOT NULL,      -- surrogate key
     hash VARCHAR NOT NULL,      -- sha-256 of the text, hex
@@ -63,14 +72,6 @@ export const CREATE_TABLES: Readonly<Record<TableName, string>> = {
     key INTEGER NOT NULL,
     reason VARCHAR NOT NULL,    -- 'newer-revision' | 'stale-evidence' | 'newer-outcome' | 'superseded' | 'status-change' | 'archived'
     by_nid INTEGER)             -- the node that caused it, when one did`,
-  transactions: `CREATE TABLE transactions (
-    tx INTEGER NOT NULL,
-    epoch INTEGER NOT NULL,
-    kind VARCHAR NOT NULL,      -- 'commit' | 'archive'
-    nodes INTEGER NOT NULL,
-    edges INTEGER NOT NULL,
-    transitions INTEGER NOT NULL,
-    archived_tx INTEGER)        -- for kind = 'archive': the transaction archived`,
 };
 
 const CLOSURE_REASONS = [

@@ -20,7 +20,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { openNodeEngine } from '../../src/engine/open-node.js';
 import { commitRowsIPC } from '../../src/ledger/commit/commit-ipc.js';
 import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
-import { CREATE_TABLES, TABLES } from '../../src/schema/ddl.js';
+import { CREATE_TABLES, ENGINE_TABLES } from '../../src/schema/ddl.js';
 import {
   type ClosureShape,
   closureParams,
@@ -37,9 +37,9 @@ import { timed, timedCpu } from './bench-util.js';
 export async function bareIngestMs(sections: ReadonlyMap<string, Uint8Array>): Promise<number> {
   const [engine, ms] = await timed(async () => {
     const engine = await openNodeEngine();
-    for (const t of TABLES) await engine.run(CREATE_TABLES[t]);
+    for (const t of ENGINE_TABLES) await engine.run(CREATE_TABLES[t]);
     await engine.run(beginTransactionSql());
-    for (const t of TABLES) {
+    for (const t of ENGINE_TABLES) {
       const ipc = sections.get(t);
       if (ipc && ipc.length > 0) await engine.insertIPC(t, ipc);
     }
@@ -50,7 +50,7 @@ export async function bareIngestMs(sections: ReadonlyMap<string, Uint8Array>): P
   return ms;
 }
 
-/** A step's worth of rows (bodies, nodes, edges, a transaction) written as one SQL round trip. */
+/** A step's worth of rows (bodies, nodes, edges) written as one SQL round trip. */
 export async function bareStepMs(engine: Engine, step: number, bodies: readonly string[]): Promise<number> {
   const base = 10_000_000 + step * 100;
   const values = (rows: string[][]) => rows.map((r) => `(${r.join(', ')})`).join(', ');
@@ -59,7 +59,6 @@ export async function bareStepMs(engine: Engine, step: number, bodies: readonly 
     `INSERT INTO floor_bodies VALUES ${values(bodies.map((b, i) => [String(base + i), stringLiteral(`h${base + i}`), stringLiteral(b), '100', String(b.length), String(step)]))}`,
     `INSERT INTO floor_nodes VALUES ${values(bodies.map((_, i) => [String(base + i), String(base + i), stringLiteral(`s${base + i}`), "'message'", 'NULL', "'agent'", String(base + i), 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', 'NULL', String(step), String(step), 'NULL']))}`,
     `INSERT INTO floor_edges VALUES ${values(Array.from({ length: 12 }, (_, i) => [String(base + i), String(base + (i % 10)), String(base), "'depends_on'", String(step), String(step), 'NULL']))}`,
-    `INSERT INTO floor_transactions VALUES (${step}, ${step}, 'commit', 10, 12, 0, NULL)`,
     commitSql(),
   ].join(';\n');
   return (await timed(() => engine.run(sql)))[1];
@@ -67,9 +66,8 @@ export async function bareStepMs(engine: Engine, step: number, bodies: readonly 
 
 /**
  * The same step's rows the way the ledger writes them, without the ledger's work around them:
- * `BEGIN` and the transaction row as VALUES in one round trip, bodies, nodes and edges as one
- * Arrow stream each (the ledger's own writer, commit-ipc.ts), `COMMIT` — five statements, four
- * round trips. Returns ms.
+ * `BEGIN`, bodies, nodes and edges as one Arrow stream each (the ledger's own writer,
+ * commit-ipc.ts), `COMMIT` — five statements, five round trips. Returns ms.
  */
 export async function bareStepArrowMs(engine: Engine, step: number, bodies: readonly string[]): Promise<number> {
   const base = 20_000_000 + step * 100;
@@ -112,10 +110,7 @@ export async function bareStepArrowMs(engine: Engine, step: number, bodies: read
     valid_to: null,
   }));
   const [, ms] = await timed(async () => {
-    await engine.run(
-      `${beginTransactionSql()};
-INSERT INTO floor_transactions VALUES (${2_000_000 + step}, ${step}, 'commit', 10, 12, 0, NULL)`,
-    );
+    await engine.run(beginTransactionSql());
     await engine.insertIPC('floor_bodies', commitRowsIPC('bodies', bodyRows));
     await engine.insertIPC('floor_nodes', commitRowsIPC('nodes', nodeRows));
     await engine.insertIPC('floor_edges', commitRowsIPC('edges', edgeRows));
@@ -126,14 +121,14 @@ INSERT INTO floor_transactions VALUES (${2_000_000 + step}, ${step}, 'commit', 1
 
 /**
  * What one DuckDB transaction costs in this engine, whatever is in it: an empty `BEGIN; COMMIT`
- * and `BEGIN; a 1-row INSERT; COMMIT` (each one round trip), in ms. A step commit writes four
- * tables, so its floor is above the second figure times the tables written.
+ * and `BEGIN; a 1-row INSERT; COMMIT` (each one round trip), in ms. A step commit writes three
+ * or four tables, so its floor is above the second figure times the tables written.
  */
 export async function bareTransactionMs(engine: Engine, step: number): Promise<{ empty: number; oneRow: number }> {
   const [, empty] = await timed(() => engine.run(`${beginTransactionSql()}; ${commitSql()}`));
   const [, oneRow] = await timed(() =>
     engine.run(
-      `${beginTransactionSql()}; INSERT INTO floor_transactions VALUES (${1_000_000 + step}, 0, 'commit', 0, 0, 0, NULL); ${commitSql()}`,
+      `${beginTransactionSql()}; INSERT INTO floor_edges VALUES (${1_000_000 + step}, 0, 0, 'depends_on', 0, 0, NULL); ${commitSql()}`,
     ),
   );
   return { empty, oneRow };
@@ -141,7 +136,7 @@ export async function bareTransactionMs(engine: Engine, step: number): Promise<{
 
 /** Creates the floor_* copies of the ledger's tables that bareStepMs writes. */
 export async function createFloorTables(engine: Engine): Promise<void> {
-  for (const t of ['bodies', 'nodes', 'edges', 'transactions'] as const) {
+  for (const t of ['bodies', 'nodes', 'edges'] as const) {
     await engine.run(CREATE_TABLES[t].replace(`CREATE TABLE ${t}`, `CREATE TABLE floor_${t}`));
   }
 }

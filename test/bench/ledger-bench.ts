@@ -144,7 +144,7 @@ export async function stepBench(steps = 300): Promise<BenchRow[]> {
   return [
     targetRow('step transaction (10 nodes, 12 edges) on 10k nodes, p50', percentile(lat, 50), 'ms', 2, true, {
       value: percentile(floor, 50),
-      name: 'bare DuckDB: the rows as the ledger writes them (VALUES + 3 Arrow streams)',
+      name: 'bare DuckDB: the rows as the ledger writes them (BEGIN, 3 Arrow streams, COMMIT)',
     }),
     { metric: '  p95', value: percentile(lat, 95), unit: 'ms' },
     { metric: '  p50, CPU time', value: percentile(cpu, 50), unit: 'ms' },

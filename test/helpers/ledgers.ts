@@ -3,7 +3,7 @@ import { openNodeEngine } from '../../src/engine/open-node.js';
 import { openLedger } from '../../src/entries/node.js';
 import { createLedger, type Ledger, ledgerCore, restoreLedger } from '../../src/ledger/ledger.js';
 import { type OpenLedgerOptions, openLedgerWith } from '../../src/ledger/open-ledger.js';
-import { TABLES } from '../../src/schema/ddl.js';
+import { ENGINE_TABLES } from '../../src/schema/ddl.js';
 import type { Embedder } from '../../src/text/hashed-embedder.js';
 import { createNodeTokenCounter } from '../../src/tokenizer/tiktoken-node.js';
 
@@ -25,7 +25,7 @@ export class LedgerPool {
 
   async ledger(slot = 0, snapshot?: Uint8Array, embedder?: Embedder): Promise<Ledger> {
     const engine = await this.engine(slot);
-    for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
+    for (const t of ENGINE_TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
     const counter = await createNodeTokenCounter('o200k_base');
     const shared: Engine = this.takeSlot(slot, engine, { ...engine, close: async () => {} });
     const setup = { engine: shared, counter, embedder };
@@ -39,7 +39,7 @@ export class LedgerPool {
     return openLedgerWith(
       {
         openEngine: async () => {
-          for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
+          for (const t of ENGINE_TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
           return this.takeSlot(slot, engine, wrap({ ...engine, close: async () => {} }));
         },
         tokenCounter: createNodeTokenCounter,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COLUMNS, type Column } from '../../src/ledger/arrow-rows.js';
 import { commitRowsIPC } from '../../src/ledger/commit/commit-ipc.js';
-import { TABLES, type TableName } from '../../src/schema/ddl.js';
+import { ENGINE_TABLES, type TableName } from '../../src/schema/ddl.js';
 import { engineOf, LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
@@ -34,7 +34,7 @@ const utf8 = (s: string) => new TextDecoder().decode(new TextEncoder().encode(s)
 
 describe('commitRowsIPC (the commit path Arrow writer)', () => {
   it('decodes, with apache-arrow, to exactly the rows it was given, for every table', () => {
-    for (const table of TABLES) {
+    for (const table of ENGINE_TABLES) {
       fc.assert(
         fc.property(rowsOf(table), (cells) => {
           const rows = cells.map((c) => objectOf(table, c));
@@ -57,7 +57,7 @@ describe('commitRowsIPC (the commit path Arrow writer)', () => {
   });
 
   it('gives the same bytes for the same rows, whatever it wrote before (its buffer is reused)', () => {
-    for (const table of TABLES) {
+    for (const table of ENGINE_TABLES) {
       fc.assert(
         fc.property(rowsOf(table), rowsOf(table), (cells, otherCells) => {
           const rows = cells.map((c) => objectOf(table, c));
@@ -76,7 +76,7 @@ describe('commitRowsIPC (the commit path Arrow writer)', () => {
   it('is ingested by the engine row for row, for every table', async () => {
     const ledger = await pool.ledger();
     const engine = engineOf(ledger);
-    for (const table of TABLES) {
+    for (const table of ENGINE_TABLES) {
       const copy = `ipc_all_${table}`;
       await engine.run(`CREATE OR REPLACE TABLE ${copy} AS SELECT * FROM ${table} LIMIT 0`);
       await fc.assert(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/engine/rows.js';
 import { literalInsertSql } from '../../src/ledger/commit/literal-rows.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
-import { TABLES } from '../../src/schema/ddl.js';
+import { ENGINE_TABLES } from '../../src/schema/ddl.js';
 import { archiveDependantsSql, archiveWrittenSql } from '../../src/sql/archive-sql.js';
 import { closeVersionsSql } from '../../src/sql/close-versions.js';
 import { insertVocabularySql } from '../../src/sql/insert-values.js';
@@ -29,17 +29,16 @@ afterAll(() => pool.close());
 
 describe('snapshot statements', () => {
   it('are pinned', () => {
-    expect(TABLES.map(tableRowsSql)).toMatchInlineSnapshot(`
+    expect(ENGINE_TABLES.map(tableRowsSql)).toMatchInlineSnapshot(`
       [
         "SELECT * FROM bodies ORDER BY bkey",
         "SELECT * FROM nodes ORDER BY vkey",
         "SELECT * FROM edges ORDER BY ekey",
         "SELECT * FROM closures ORDER BY ckey",
-        "SELECT * FROM transactions ORDER BY tx",
       ]
     `);
     expect(tableCountsSql()).toMatchInlineSnapshot(
-      `"SELECT (SELECT count(*) FROM bodies)::INTEGER AS bodies, (SELECT count(*) FROM nodes)::INTEGER AS nodes, (SELECT count(*) FROM edges)::INTEGER AS edges, (SELECT count(*) FROM closures)::INTEGER AS closures, (SELECT count(*) FROM transactions)::INTEGER AS transactions"`,
+      `"SELECT (SELECT count(*) FROM bodies)::INTEGER AS bodies, (SELECT count(*) FROM nodes)::INTEGER AS nodes, (SELECT count(*) FROM edges)::INTEGER AS edges, (SELECT count(*) FROM closures)::INTEGER AS closures"`,
     );
   });
 
@@ -49,8 +48,8 @@ describe('snapshot statements', () => {
     expect(nodes.map((n) => n.vkey)).toEqual([...nodes.map((n) => n.vkey)].sort((a, b) => a - b));
     expect(nodes.map((n) => n.id)).toEqual(['t', 'c', 'c']);
     const [counts] = rowsOf<Record<string, number>>(await engine.query(tableCountsSql()));
-    for (const t of TABLES) expect(counts![t]).toBe((await engine.query(tableRowsSql(t))).numRows);
-    expect(counts).toMatchObject({ nodes: 3, edges: 1, transactions: 2 });
+    for (const t of ENGINE_TABLES) expect(counts![t]).toBe((await engine.query(tableRowsSql(t))).numRows);
+    expect(counts).toEqual({ bodies: 2, nodes: 3, edges: 1, closures: 1 });
   });
 });
 
@@ -178,22 +177,14 @@ describe('the engine transaction', () => {
   it('keeps what COMMIT ends and drops what ROLLBACK ends', async () => {
     const other = await pool.ledger(3);
     const engine = engineOf(other);
-    const row = (tx: number) => ({
-      tx,
-      epoch: 1,
-      kind: 'commit',
-      nodes: 0,
-      edges: 0,
-      transitions: 0,
-      archived_tx: null,
-    });
-    const insert = (tx: number) => literalInsertSql('transactions', [row(tx)])!;
+    const row = (ekey: number) => ({ ekey, src: 0, dst: 1, kind: 'requires', tx: 1, valid_from: 1, valid_to: null });
+    const insert = (ekey: number) => literalInsertSql('edges', [row(ekey)])!;
     await engine.run([beginTransactionSql(), insert(1)].join(';\n'));
     await engine.run(rollbackSql());
-    expect(rowsOf(await engine.query(tableRowsSql('transactions')))).toEqual([]);
+    expect(rowsOf(await engine.query(tableRowsSql('edges')))).toEqual([]);
     await engine.run([beginTransactionSql(), insert(2)].join(';\n'));
     await engine.run(commitSql());
-    expect(rowsOf(await engine.query(tableRowsSql('transactions')))).toEqual([row(2)]);
+    expect(rowsOf(await engine.query(tableRowsSql('edges')))).toEqual([row(2)]);
     // A ROLLBACK with no transaction open is an engine error (the write path ignores it there).
     await expect(engine.run(rollbackSql())).rejects.toMatchObject({ code: 'ENGINE_FAILED' });
   });

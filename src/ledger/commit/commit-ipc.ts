@@ -1,4 +1,4 @@
-import type { TableName } from '../../schema/ddl.js';
+import type { EngineTable } from '../../schema/ddl.js';
 import { allocScratch, COLUMNS, type Column, rowsToIPC, writeUtf8 } from '../arrow-rows.js';
 
 /**
@@ -21,7 +21,7 @@ import { allocScratch, COLUMNS, type Column, rowsToIPC, writeUtf8 } from '../arr
  * aligned in the body, as the format asks; a column without nulls gets an empty validity buffer;
  * the bytes between buffers are zeroed, so the same rows give the same bytes.
  */
-export function commitRowsIPC(table: TableName, rows: ReadonlyArray<object>): Uint8Array {
+export function commitRowsIPC(table: EngineTable, rows: ReadonlyArray<object>): Uint8Array {
   const columns = COLUMNS[table] as ReadonlyArray<Column<object>>;
   const n = rows.length;
   const schema = schemaMessage(table);
@@ -165,8 +165,8 @@ function writeRecordBatchHeader(view: DataView, fb: number, rows: number, bodyLe
 }
 
 /** The schema message apache-arrow writes for a table (the same whatever the rows). */
-const schemas = new Map<TableName, Uint8Array>();
-function schemaMessage(table: TableName): Uint8Array {
+const schemas = new Map<EngineTable, Uint8Array>();
+function schemaMessage(table: EngineTable): Uint8Array {
   let schema = schemas.get(table);
   if (schema === undefined) {
     const stream = rowsToIPC(table, []);

@@ -1,10 +1,10 @@
-import type { TableName } from '../../schema/ddl.js';
+import type { EngineTable } from '../../schema/ddl.js';
 import { insertTextSql, insertVocabularySql, type VocabularyCell } from '../../sql/insert-values.js';
 import { COLUMNS, type Column } from '../arrow-rows.js';
 
 /**
  * A few rows of a table whose text columns hold only the schema's own vocabulary (edge kinds,
- * closure targets and reasons, transaction kinds) go into the SQL batch that opens the engine
+ * closure targets and reasons) go into the SQL batch that opens the engine
  * transaction: an Arrow IPC insert costs a round trip and a fixed share of DuckDB planning,
  * while a VALUES statement in the batch costs less up front but more per row, so past
  * MAX_LITERAL_ROWS rows Arrow is cheaper (docs/benchmarks/profiles.md, "Step commit").
@@ -12,16 +12,16 @@ import { COLUMNS, type Column } from '../arrow-rows.js';
  * Only integers and strings of `[a-z_-]` are ever written as literals, so no caller text can reach
  * SQL this way; anything else returns null and the caller uses Arrow.
  */
-const LITERAL_TABLES: ReadonlySet<TableName> = new Set(['edges', 'closures', 'transactions']);
+const LITERAL_TABLES: ReadonlySet<EngineTable> = new Set(['edges', 'closures']);
 const MAX_LITERAL_ROWS = 4;
 
-export function literalInsertSql(table: TableName, rows: ReadonlyArray<object>): string | null {
+export function literalInsertSql(table: EngineTable, rows: ReadonlyArray<object>): string | null {
   if (!LITERAL_TABLES.has(table) || rows.length === 0 || rows.length > MAX_LITERAL_ROWS) return null;
   return insertVocabularySql(table, cellsOf(table, rows));
 }
 
 /** Each row's cells in the table's column order, with their column types. */
-function cellsOf(table: TableName, rows: ReadonlyArray<object>): VocabularyCell[][] {
+function cellsOf(table: EngineTable, rows: ReadonlyArray<object>): VocabularyCell[][] {
   const columns = COLUMNS[table] as ReadonlyArray<Column<object>>;
   return rows.map((row) => columns.map(([, type, get]): VocabularyCell => [type, get(row)]));
 }
@@ -34,11 +34,11 @@ function cellsOf(table: TableName, rows: ReadonlyArray<object>): VocabularyCell[
  * each Arrow stream is one more plus ~0.7 ms of planning. Larger rows, other tables, or a text
  * with NUL or a surrogate give null: the caller uses Arrow.
  */
-const TEXT_TABLES: ReadonlySet<TableName> = new Set(['bodies', 'nodes']);
+const TEXT_TABLES: ReadonlySet<EngineTable> = new Set(['bodies', 'nodes']);
 /** Past this many characters, parsing the literals costs more than an Arrow stream. */
 const MAX_LITERAL_CHARS = 4096;
 
-export function smallTextInsertSql(table: TableName, rows: ReadonlyArray<object>): string | null {
+export function smallTextInsertSql(table: EngineTable, rows: ReadonlyArray<object>): string | null {
   if (!TEXT_TABLES.has(table) || rows.length === 0 || rows.length > MAX_LITERAL_ROWS) return null;
   const cells = cellsOf(table, rows);
   let chars = 0;

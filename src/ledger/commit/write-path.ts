@@ -1,5 +1,5 @@
 import { asLedgerError, LedgerError } from '../../errors.js';
-import type { TableName } from '../../schema/ddl.js';
+import type { EngineTable } from '../../schema/ddl.js';
 import type { Transaction } from '../../schema/types.js';
 import { validateShape } from '../../schema/validate-shape.js';
 import { closeVersionsSql } from '../../sql/close-versions.js';
@@ -66,13 +66,13 @@ async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogRecord |
   const batch = [beginTransactionSql()];
   if (closed.size > 0) batch.push(closeVersionsSql(epoch, [...closed]));
   // Rows each written as an Arrow stream just before its insert: commitRowsIPC reuses one buffer.
-  const streams: Array<[TableName, readonly object[]]> = [];
-  const inserts: Array<[TableName, readonly object[]]> = [
+  // The transaction's own row goes to the index only (see ENGINE_TABLES).
+  const streams: Array<[EngineTable, readonly object[]]> = [];
+  const inserts: Array<[EngineTable, readonly object[]]> = [
     ['bodies', plan.bodies],
     ['nodes', plan.nodes],
     ['edges', plan.edges],
     ['closures', plan.closures],
-    ['transactions', [plan.transaction]],
   ];
   for (const [name, rows] of inserts) {
     if (rows.length === 0) continue;

@@ -13,13 +13,23 @@ export async function writeSnapshot(core: LedgerCore): Promise<Uint8Array> {
   const tables: SnapshotManifest['tables'] = [];
   const counts = {} as SnapshotManifest['counts'];
   for (const name of TABLES) {
-    const result = await engine.query(tableRowsSql(name));
-    // Re-encoded by our own writer: DuckDB's Arrow export leaves uninitialised bytes under
-    // null slots, which would make equal ledgers differ byte-wise.
-    const bytes = exportTableIPC(name, result) ?? rowsToIPC(name, rowsOf(result));
+    let bytes: Uint8Array;
+    let rows: number;
+    if (name === 'transactions') {
+      // Not an engine table (see ENGINE_TABLES): the index holds every row, by number.
+      const txs = core.index.transactionRows();
+      bytes = rowsToIPC(name, txs);
+      rows = txs.length;
+    } else {
+      const result = await engine.query(tableRowsSql(name));
+      // Re-encoded by our own writer: DuckDB's Arrow export leaves uninitialised bytes under
+      // null slots, which would make equal ledgers differ byte-wise.
+      bytes = exportTableIPC(name, result) ?? rowsToIPC(name, rowsOf(result));
+      rows = result.numRows;
+    }
     sections.push(bytes);
-    tables.push({ name, bytes: bytes.length, rows: result.numRows });
-    counts[name] = result.numRows;
+    tables.push({ name, bytes: bytes.length, rows });
+    counts[name] = rows;
   }
   const manifest: SnapshotManifest = {
     format: SNAPSHOT_FORMAT,
