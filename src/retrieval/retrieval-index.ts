@@ -1,5 +1,6 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
+import { Bm25Corpus } from '../rerank/bm25-corpus.js';
 import type { Status } from '../schema/kinds.js';
 import type { NodeRow } from '../schema/rows.js';
 import { bodiesFromSql, edgesFromSql, visibleVersionsSql } from '../sql/retrieval-sql.js';
@@ -28,6 +29,8 @@ export interface VisibleSet {
   /** Distinct visible bodies and their mean length in terms (BM25's N and avgdl). */
   readonly docs: number;
   readonly avgdl: number;
+  /** The visible bodies as the lexical channel's BM25 corpus (its derived data kept with the set). */
+  readonly corpus: Bm25Corpus;
   /** Status and transaction of the version valid at the epoch, where it is not the latest. */
   readonly versions: ReadonlyMap<number, { status: Status | null; tx: number }>;
 }
@@ -176,7 +179,9 @@ export class RetrievalIndex {
       }
       bodies[bkey]! += 1;
     }
-    const set: VisibleSet = { nodes, bodies, docs, avgdl: docs === 0 ? 0 : total / docs, versions };
+    const avgdl = docs === 0 ? 0 : total / docs;
+    const corpus = new Bm25Corpus(this.postings, bodies, docs, avgdl);
+    const set: VisibleSet = { nodes, bodies, docs, avgdl, corpus, versions };
     this.cache = { key, set };
     return set;
   }
