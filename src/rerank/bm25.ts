@@ -52,8 +52,18 @@ export function bm25(input: Bm25Input): Bm25Result {
       continue;
     }
     norms ??= corpus.lengthNorms();
-    const { bkeys, tfs } = list;
-    for (let i = 0; i < list.length; i++) {
+    const { bkeys, tfs, length } = list;
+    if (df === length) {
+      // Every posting is of a visible body (df counts exactly those): no test per posting.
+      for (let i = 0; i < length; i++) {
+        const k = bkeys[i]!;
+        const s = bm25TermShare(w, tfs[i]!, norms[k]!);
+        if (scores[k] === 0) touched[touchedCount++] = k;
+        scores[k]! += s;
+      }
+      continue;
+    }
+    for (let i = 0; i < length; i++) {
       const k = bkeys[i]!;
       if (k >= n || visibleBodies[k] === 0) continue;
       const s = bm25TermShare(w, tfs[i]!, norms[k]!);
@@ -78,11 +88,13 @@ let scratchTouched = new Int32Array(0);
 function topK(keys: Int32Array, count: number, scores: Float64Array, k: number): number[] {
   const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
   if (count <= k * 4) return [...keys.subarray(0, count)].sort((a, b) => (better(a, b) ? -1 : 1)).slice(0, k);
-  // A bounded sorted buffer: count can be every visible body, k is a few dozen.
+  // A bounded sorted buffer: count can be every visible body, k is a few dozen. Once it is full,
+  // most keys score below its last and are turned away by one comparison.
   const top: number[] = [];
+  let worst = Number.NEGATIVE_INFINITY;
   for (let j = 0; j < count; j++) {
     const key = keys[j]!;
-    if (top.length === k && !better(key, top[k - 1]!)) continue;
+    if (top.length === k && (scores[key]! < worst || !better(key, top[k - 1]!))) continue;
     let i = top.length < k ? top.length : k - 1;
     if (top.length < k) top.push(key);
     while (i > 0 && better(key, top[i - 1]!)) {
@@ -90,6 +102,7 @@ function topK(keys: Int32Array, count: number, scores: Float64Array, k: number):
       i--;
     }
     top[i] = key;
+    if (top.length === k) worst = scores[top[k - 1]!]!;
   }
   return top;
 }

@@ -33,5 +33,7 @@ export function bm25LengthNorm(docLength: number, avgdl: number): number {
 
 /** `bm25TermScore` given the document's `bm25LengthNorm`. */
 export function bm25TermShare(idf: number, tf: number, lengthNorm: number): number {
-  return (idf * (tf * (BM25_K1 + 1))) / (tf + lengthNorm);
+  return (idf * (tf * K1_PLUS_1)) / (tf + lengthNorm);
 }
+
+const K1_PLUS_1 = BM25_K1 + 1;

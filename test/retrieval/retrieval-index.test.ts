@@ -58,6 +58,10 @@ describe('retrieval index', () => {
           const terms = [...new Set(query)].sort();
           const avgdl = docCount === 0 ? 0 : lens.reduce((a, b) => a + b, 0) / docCount;
           const got = bm25({ terms, corpus: new Bm25Corpus(postings, bodies, docCount, avgdl), limit });
+          // A corpus kept across queries (its df and length norms cached) ranks the same bits.
+          const kept = new Bm25Corpus(postings, bodies, docCount, avgdl);
+          bm25({ terms: [...terms, 'crc', 'zz'].sort(), corpus: kept, limit: 3 });
+          expect(bm25({ terms, corpus: kept, limit })).toEqual(got);
           const want = [...referenceBm25(docs, visible, terms)].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
           // The same scores in the same order (ties may fall either way: sums differ in the last bit).
           const ref = new Map(want);
