@@ -4,6 +4,7 @@ import { Bm25Corpus } from '../rerank/bm25-corpus.js';
 import type { Status } from '../schema/kinds.js';
 import type { NodeRow } from '../schema/rows.js';
 import { bodiesFromSql, edgesFromSql, visibleVersionsSql } from '../sql/retrieval-sql.js';
+import { BodyCache } from './body-cache.js';
 import { EdgeAdjacency } from './edge-adjacency.js';
 import { pathSubject } from './entities.js';
 import { grow, TermPostings } from './term-postings.js';
@@ -50,6 +51,8 @@ export interface VisibleSet {
 export class RetrievalIndex {
   readonly postings = new TermPostings();
   readonly adjacency = new EdgeAdjacency();
+  /** Bodies recent retrievals returned (see BodyCache). */
+  readonly bodies = new BodyCache();
   private bodyFirstNid = new Int32Array(1024).fill(-1);
   private readonly bodyMoreNids = new Map<number, number[]>();
   private readonly subjects = new Map<string, number[]>();

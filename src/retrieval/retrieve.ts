@@ -93,7 +93,7 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     lexical.subjects.length === 0
       ? []
       : [...lexical.matched.keys()].filter((n) => isVisible(n) && lexical.evidential.has(n));
-  const bodies = await readBodies(engine, [...fusion.selectedRows, ...subjectHits.map(nodeOf)]);
+  const bodies = await readBodies(engine, [...fusion.selectedRows, ...subjectHits.map(nodeOf)], index.bodies);
   const bodyOf = (n: number) => {
     const bkey = nodeOf(n)?.bkey;
     return bkey == null ? '' : (bodies.get(bkey)?.text ?? '');
