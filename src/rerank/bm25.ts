@@ -1,15 +1,11 @@
-import type { TermPostings } from '../retrieval/term-postings.js';
-import { bm25Idf, bm25TermScore } from '../scoring/bm25.js';
+import { bm25Idf, bm25TermShare } from '../scoring/bm25.js';
+import type { Bm25Corpus } from './bm25-corpus.js';
 
 export interface Bm25Input {
   /** Distinct query terms, ascending (scores are summed in this order: deterministic). */
   terms: readonly string[];
-  postings: TermPostings;
-  /** Visible records per body key (0: invisible); only visible bodies score or count. */
-  visibleBodies: Int32Array;
-  /** Visible bodies and their mean length: BM25's N and avgdl. */
-  docs: number;
-  avgdl: number;
+  /** The bodies ranked, with what is derived from them alone (see Bm25Corpus). */
+  corpus: Bm25Corpus;
   limit: number;
 }
 
@@ -25,57 +21,80 @@ export interface Bm25Result {
 /**
  * BM25 (scoring/bm25.ts) over the visible bodies only: N, document frequencies and the mean
  * length are computed over them, so a record outside the caller's scopes or no longer valid
- * changes no score. One pass over each query term's postings. Pure.
+ * changes no score. One pass over each query term's postings. Deterministic: the result depends
+ * on the input alone.
  */
 export function bm25(input: Bm25Input): Bm25Result {
-  const { terms, postings, visibleBodies, docs, avgdl, limit } = input;
+  const { terms, corpus, limit } = input;
+  const { postings, visibleBodies, docs } = corpus;
+  const n = visibleBodies.length;
   const idf = new Map<string, number>();
   const unseen = new Set<string>();
-  // Dense accumulators (a Map cost ~4x as much at 500k postings), with the touched keys listed.
-  const scores = new Float64Array(visibleBodies.length);
-  const touched: number[] = [];
-  for (const term of terms) {
-    const list = postings.list(term);
-    let df = 0;
-    if (list !== undefined) {
-      const { bkeys } = list;
-      for (let i = 0; i < list.length; i++) {
-        const k = bkeys[i]!;
-        if (k < visibleBodies.length && visibleBodies[k]! > 0) df++;
-      }
-    }
+  const lists = terms.map((t) => postings.list(t));
+  // Dense accumulators (a Map cost ~4x as much at 500k postings), with the touched keys listed;
+  // kept between scans (a scan is synchronous) and left all zero by each.
+  if (scratchScores.length < n) {
+    scratchScores = new Float64Array(Math.max(n, scratchScores.length * 2));
+    scratchTouched = new Int32Array(scratchScores.length);
+  }
+  const scores = scratchScores;
+  const touched = scratchTouched;
+  let touchedCount = 0;
+  let norms: Float64Array | null = null;
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
+    const list = lists[t];
+    const df = corpus.df(term);
     const w = bm25Idf(docs, df);
     idf.set(term, w);
     if (df === 0 || list === undefined) {
       unseen.add(term);
       continue;
     }
-    const { bkeys, tfs } = list;
-    const { docLen } = postings;
-    for (let i = 0; i < list.length; i++) {
+    norms ??= corpus.lengthNorms();
+    const { bkeys, tfs, length } = list;
+    if (df === length) {
+      // Every posting is of a visible body (df counts exactly those): no test per posting.
+      for (let i = 0; i < length; i++) {
+        const k = bkeys[i]!;
+        const s = bm25TermShare(w, tfs[i]!, norms[k]!);
+        if (scores[k] === 0) touched[touchedCount++] = k;
+        scores[k]! += s;
+      }
+      continue;
+    }
+    for (let i = 0; i < length; i++) {
       const k = bkeys[i]!;
-      if (k >= visibleBodies.length || visibleBodies[k] === 0) continue;
-      const s = bm25TermScore(w, tfs[i]!, docLen[k]!, avgdl);
-      if (scores[k] === 0) touched.push(k);
+      if (k >= n || visibleBodies[k] === 0) continue;
+      const s = bm25TermShare(w, tfs[i]!, norms[k]!);
+      if (scores[k] === 0) touched[touchedCount++] = k;
       scores[k]! += s;
     }
   }
-  const ranked = topK(touched, scores, limit).map((bkey) => ({
+  const top = topK(touched, touchedCount, scores, limit);
+  const ranked = top.map((bkey) => ({
     bkey,
     score: scores[bkey]!,
-    matched: terms.filter((t) => postings.list(t)?.has(bkey) === true),
+    matched: terms.filter((_, t) => lists[t]?.has(bkey) === true),
   }));
+  for (let i = 0; i < touchedCount; i++) scores[touched[i]!] = 0;
   return { ranked, idf, unseen };
 }
 
-/** The `k` keys of highest score (score descending, then key ascending). */
-function topK(keys: readonly number[], scores: Float64Array, k: number): number[] {
+let scratchScores = new Float64Array(0);
+let scratchTouched = new Int32Array(0);
+
+/** The `k` keys of highest score (score descending, then key ascending) among `keys[0, count)`. */
+function topK(keys: Int32Array, count: number, scores: Float64Array, k: number): number[] {
   const better = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
-  if (keys.length <= k * 4) return [...keys].sort((a, b) => (better(a, b) ? -1 : 1)).slice(0, k);
-  // A bounded sorted buffer: keys.length can be every visible body, k is a few dozen.
+  if (count <= k * 4) return [...keys.subarray(0, count)].sort((a, b) => (better(a, b) ? -1 : 1)).slice(0, k);
+  // A bounded sorted buffer: count can be every visible body, k is a few dozen. Once it is full,
+  // most keys score below its last and are turned away by one comparison.
   const top: number[] = [];
-  for (const key of keys) {
-    if (top.length === k && !better(key, top[k - 1]!)) continue;
+  let worst = Number.NEGATIVE_INFINITY;
+  for (let j = 0; j < count; j++) {
+    const key = keys[j]!;
+    if (top.length === k && (scores[key]! < worst || !better(key, top[k - 1]!))) continue;
     let i = top.length < k ? top.length : k - 1;
     if (top.length < k) top.push(key);
     while (i > 0 && better(key, top[i - 1]!)) {
@@ -83,6 +102,7 @@ function topK(keys: readonly number[], scores: Float64Array, k: number): number[
       i--;
     }
     top[i] = key;
+    if (top.length === k) worst = scores[top[k - 1]!]!;
   }
   return top;
 }

@@ -19,6 +19,9 @@ export class EdgeAdjacency {
   from = new Int32Array(2048);
   /** Edges at each node (either direction), by nid. */
   degree = new Int32Array(1024);
+  /** The nodes at either end of a `contradicts` edge: few, so a search for contradictions among
+   * some records reads the lists of these alone. */
+  readonly contradicting = new Set<number>();
   private entries = 0;
   /** Edges with keys below this are held. */
   upTo = 0;
@@ -45,6 +48,7 @@ export class EdgeAdjacency {
     this.link(dst, src, k * 2, validFrom);
     this.degree[src]! += 1;
     this.degree[dst]! += 1;
+    if (k === CONTRADICTS) this.contradicting.add(src).add(dst);
     this.upTo = ekey + 1;
     return true;
   }

@@ -56,6 +56,7 @@ export function contradictionsAmong(
 ): Array<{ from: string; to: string }> {
   const pairs = new Map<string, { from: string; to: string }>();
   for (const n of selected) {
+    if (!adjacency.contradicting.has(n)) continue;
     for (let i = adjacency.first(n); i !== -1; i = adjacency.next[i]!) {
       const kd = adjacency.kindDir[i]!;
       const o = adjacency.other[i]!;

@@ -37,12 +37,13 @@ function neighbourhood(
   const { next, other, kindDir, from } = adjacency;
   const usable = (i: number) => from[i]! <= epoch && kindDir[i]! >> 1 !== SUPERSEDES;
   const hop = new Map<number, number>();
+  const closed = (n: number) => adjacency.degree[n]! > HUB_DEGREE && !expandAlways.has(n);
   let frontier = [...new Set(seeds)].filter((n) => visible.nodes[n] === 1).sort((a, b) => a - b);
   for (const s of frontier) hop.set(s, 0);
   for (let h = 1; h <= hops && frontier.length > 0; h++) {
     const reached: number[] = [];
     for (const n of frontier) {
-      if (adjacency.degree[n]! > HUB_DEGREE && !expandAlways.has(n)) continue;
+      if (closed(n)) continue;
       for (let i = adjacency.first(n); i !== -1; i = next[i]!) {
         const o = other[i]!;
         if (!usable(i) || visible.nodes[o] !== 1 || hop.has(o)) continue;
@@ -52,12 +53,24 @@ function neighbourhood(
     }
     frontier = reached.sort((a, b) => a - b);
   }
+  // Each edge between walked records once: from its source's list, except that a hub's list (as
+  // long as the task that plans every action) is not read for its edges to other records: those
+  // are taken from the other record's list. Only two walked hubs need a hub's list, for the edges
+  // between them.
+  const walked = [...hop.keys()];
+  const hubs = walked.filter(closed).length;
   const edges: Array<{ src: number; dst: number; kind: string }> = [];
-  for (const n of [...hop.keys()].sort((a, b) => a - b)) {
+  for (const n of walked) {
+    const hub = closed(n);
+    if (hub && hubs < 2) continue;
     for (let i = adjacency.first(n); i !== -1; i = next[i]!) {
-      // Each edge once, from its source's list.
-      if ((kindDir[i]! & 1) === 0 || !usable(i) || !hop.has(other[i]!)) continue;
-      edges.push({ src: n, dst: other[i]!, kind: edgeKindOf(kindDir[i]!) });
+      const o = other[i]!;
+      if (!usable(i) || !hop.has(o)) continue;
+      const source = (kindDir[i]! & 1) === 1;
+      if (hub ? !source || !closed(o) : !(closed(o) || source)) continue;
+      edges.push(
+        source ? { src: n, dst: o, kind: edgeKindOf(kindDir[i]!) } : { src: o, dst: n, kind: edgeKindOf(kindDir[i]!) },
+      );
     }
   }
   edges.sort((a, b) => a.src - b.src || a.dst - b.dst || compareStrings(a.kind, b.kind));

@@ -61,14 +61,7 @@ export function lexicalChannel(
   const terms = rankingTerms(q.text ?? '');
   if (terms.length === 0)
     return { hits, idf: new Map(), unseen: new Set(), matched, subjects: [], bySubject, evidential };
-  const { ranked, idf, unseen } = bm25({
-    terms,
-    postings: index.postings,
-    visibleBodies: visible.bodies,
-    docs: visible.docs,
-    avgdl: visible.avgdl,
-    limit: q.perChannel,
-  });
+  const { ranked, idf, unseen } = bm25({ terms, corpus: visible.corpus, limit: q.perChannel });
   const records = ranked.flatMap((b) =>
     index.recordsOf(b.bkey, visible).map((nid) => {
       const row = nodeOf(nid)!;

@@ -4,26 +4,33 @@ import type { FusedCandidate } from '../rerank/fuse.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
 import { type NodeRow, rowMeta, rowRange } from '../schema/rows.js';
 import { bodyRowsSql } from '../sql/retrieval-sql.js';
+import type { BodyCache, BodyRecord } from './body-cache.js';
 import type { RetrievedEvidence } from './result.js';
 
-/** A body as the engine returns it for the records that need one. */
-export interface BodyRecord {
-  bkey: number;
-  text: string;
-  tokens: number;
-}
-
 /**
- * The bodies of the given records, each body once (records sharing content share one key), in one
- * engine call; none when no record carries a body.
+ * The bodies of the given records, each body once (records sharing content share one key): those
+ * in `cache` from it, the others in one engine call (none when all are cached or no record
+ * carries a body), then cached.
  */
 export async function readBodies(
   engine: Engine,
   rows: Iterable<Pick<NodeRow, 'bkey'> | undefined>,
+  cache: BodyCache,
 ): Promise<Map<number, BodyRecord>> {
   const bkeys = [...new Set([...rows].flatMap((r) => (r?.bkey == null ? [] : [r.bkey])))].sort((a, b) => a - b);
-  if (bkeys.length === 0) return new Map();
-  return new Map(rowsOf<BodyRecord>(await engine.query(bodyRowsSql(bkeys))).map((b) => [b.bkey, b]));
+  const out = new Map<number, BodyRecord>();
+  const missing: number[] = [];
+  for (const bkey of bkeys) {
+    const cached = cache.get(bkey);
+    if (cached === undefined) missing.push(bkey);
+    else out.set(bkey, cached);
+  }
+  if (missing.length === 0) return out;
+  for (const b of rowsOf<BodyRecord>(await engine.query(bodyRowsSql(missing)))) {
+    out.set(b.bkey, b);
+    cache.set(b);
+  }
+  return out;
 }
 
 /** A selected candidate as returned evidence: the row's set fields, its body and token count. */

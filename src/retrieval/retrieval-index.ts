@@ -1,8 +1,10 @@
 import type { Engine } from '../engine/engine.js';
 import { rowsOf } from '../engine/rows.js';
+import { Bm25Corpus } from '../rerank/bm25-corpus.js';
 import type { Status } from '../schema/kinds.js';
 import type { NodeRow } from '../schema/rows.js';
 import { bodiesFromSql, edgesFromSql, visibleVersionsSql } from '../sql/retrieval-sql.js';
+import { BodyCache } from './body-cache.js';
 import { EdgeAdjacency } from './edge-adjacency.js';
 import { pathSubject } from './entities.js';
 import { grow, TermPostings } from './term-postings.js';
@@ -28,6 +30,8 @@ export interface VisibleSet {
   /** Distinct visible bodies and their mean length in terms (BM25's N and avgdl). */
   readonly docs: number;
   readonly avgdl: number;
+  /** The visible bodies as the lexical channel's BM25 corpus (its derived data kept with the set). */
+  readonly corpus: Bm25Corpus;
   /** Status and transaction of the version valid at the epoch, where it is not the latest. */
   readonly versions: ReadonlyMap<number, { status: Status | null; tx: number }>;
 }
@@ -47,6 +51,8 @@ export interface VisibleSet {
 export class RetrievalIndex {
   readonly postings = new TermPostings();
   readonly adjacency = new EdgeAdjacency();
+  /** Bodies recent retrievals returned (see BodyCache). */
+  readonly bodies = new BodyCache();
   private bodyFirstNid = new Int32Array(1024).fill(-1);
   private readonly bodyMoreNids = new Map<number, number[]>();
   private readonly subjects = new Map<string, number[]>();
@@ -176,7 +182,9 @@ export class RetrievalIndex {
       }
       bodies[bkey]! += 1;
     }
-    const set: VisibleSet = { nodes, bodies, docs, avgdl: docs === 0 ? 0 : total / docs, versions };
+    const avgdl = docs === 0 ? 0 : total / docs;
+    const corpus = new Bm25Corpus(this.postings, bodies, docs, avgdl);
+    const set: VisibleSet = { nodes, bodies, docs, avgdl, corpus, versions };
     this.cache = { key, set };
     return set;
   }

@@ -32,7 +32,7 @@ export interface RetrieveContext {
  * channels over the records valid at the epoch within the authority scopes (candidates.ts);
  * weighted reciprocal-rank fusion where exact matches dominate, then diversity and body-once
  * selection within the budget (candidate-fusion.ts); required support (required-support.ts);
- * one engine call for the bodies the answer and the support estimate read (record-bodies.ts);
+ * at most one engine call for the bodies the answer and the support estimate read (record-bodies.ts);
  * abstention naming the missing evidence when support is below the threshold
  * (support-estimate.ts); an explanation of every candidate (explanation.ts).
  */
@@ -86,14 +86,15 @@ export async function retrieve(ctx: RetrieveContext, query: RetrievalQuery): Pro
     ...missingSupport(required, visible, (n) => fusion.byNid.has(n), claimNids, ctx.idOf),
   ];
 
-  // One engine call: the bodies of the returned records, and of the question's subject's own
-  // records among the lexical hits (the support estimate tells their questions from statements).
+  // At most one engine call (bodies returned lately are cached): the bodies of the returned
+  // records, and of the question's subject's own records among the lexical hits (the support
+  // estimate tells their questions from statements).
   const { lexical } = found;
   const subjectHits =
     lexical.subjects.length === 0
       ? []
       : [...lexical.matched.keys()].filter((n) => isVisible(n) && lexical.evidential.has(n));
-  const bodies = await readBodies(engine, [...fusion.selectedRows, ...subjectHits.map(nodeOf)]);
+  const bodies = await readBodies(engine, [...fusion.selectedRows, ...subjectHits.map(nodeOf)], index.bodies);
   const bodyOf = (n: number) => {
     const bkey = nodeOf(n)?.bkey;
     return bkey == null ? '' : (bodies.get(bkey)?.text ?? '');

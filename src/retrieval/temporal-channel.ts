@@ -1,4 +1,5 @@
 import { bm25 } from '../rerank/bm25.js';
+import { Bm25Corpus } from '../rerank/bm25-corpus.js';
 import type { NodeRow } from '../schema/rows.js';
 import { dayNumber } from '../text/calendar.js';
 import { textTerms } from '../text/text-terms.js';
@@ -130,10 +131,7 @@ export function temporalChannel(
   if (docs === 0) return none;
   const { ranked } = bm25({
     terms,
-    postings: index.postings,
-    visibleBodies: inRange,
-    docs,
-    avgdl: length / docs,
+    corpus: new Bm25Corpus(index.postings, inRange, docs, length / docs),
     limit: q.perChannel,
   });
   const own = new Map<number, number>();

@@ -18,6 +18,22 @@ export function bm25Idf(docs: number, df: number): number {
  * is the same on every run. Pure.
  */
 export function bm25TermScore(idf: number, tf: number, docLength: number, avgdl: number): number {
-  const norm = avgdl > 0 ? docLength / avgdl : 0;
-  return (idf * (tf * (BM25_K1 + 1))) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * norm));
+  return bm25TermShare(idf, tf, bm25LengthNorm(docLength, avgdl));
 }
+
+/**
+ * The document's part of a term share's denominator, `k1 · (1 - b + b · docLength / avgdl)`: the
+ * same for every term of one document, so a scan over many terms computes it once per document.
+ * With `bm25TermShare` it is `bm25TermScore`, operation for operation (the same bits).
+ */
+export function bm25LengthNorm(docLength: number, avgdl: number): number {
+  const norm = avgdl > 0 ? docLength / avgdl : 0;
+  return BM25_K1 * (1 - BM25_B + BM25_B * norm);
+}
+
+/** `bm25TermScore` given the document's `bm25LengthNorm`. */
+export function bm25TermShare(idf: number, tf: number, lengthNorm: number): number {
+  return (idf * (tf * K1_PLUS_1)) / (tf + lengthNorm);
+}
+
+const K1_PLUS_1 = BM25_K1 + 1;

@@ -28,13 +28,16 @@ export function edgesFromSql(from: number, limit: number): string {
 }
 
 /**
- * The bodies a result returns, by key. Keys ascend with insertion, so DuckDB's zone maps skip
- * the row groups that hold none of them. Within a row group every string column selected is
- * scanned for all its rows (the IN list becomes a join after the scan), so only what a result
- * shows is selected: not the 64-character hash (a fifth of the read's time at 100k bodies).
+ * The bodies a result returns, by key (`bkeys` ascending). Keys ascend with insertion, so DuckDB's
+ * zone maps skip the row groups that hold none of them. Within a row group every string column
+ * selected is scanned for all its rows (the IN list becomes a join after the scan), so only what
+ * a result shows is selected: not the 64-character hash (a fifth of the read's time at 100k
+ * bodies). The key range, a filter the scan itself applies, spares the text of the rows outside
+ * it (keys within the last tenth of 86k bodies: half the read's time).
  */
 export function bodyRowsSql(bkeys: readonly number[]): string {
-  return `SELECT bkey, text, tokens FROM bodies WHERE bkey IN ${intList(bkeys)}`;
+  const range = `bkey BETWEEN ${intLiteral(bkeys[0]!)} AND ${intLiteral(bkeys[bkeys.length - 1]!)}`;
+  return `SELECT bkey, text, tokens FROM bodies WHERE ${range} AND bkey IN ${intList(bkeys)}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { RMDX_SESSION } from '../../demo/traces/rmdx-can-session.js';
 import { rowsOf } from '../../src/engine/rows.js';
 import { ledgerCore } from '../../src/ledger/ledger.js';
 import { bm25 } from '../../src/rerank/bm25.js';
+import { Bm25Corpus } from '../../src/rerank/bm25-corpus.js';
 import { type ExactRow, exactRowsNow } from '../../src/retrieval/exact-channel.js';
 import { type RetrievalQuery, resolveRetrievalQuery } from '../../src/retrieval/query.js';
 import { RetrievalIndex } from '../../src/retrieval/retrieval-index.js';
@@ -55,14 +56,12 @@ describe('retrieval index', () => {
           const lens = docs.map((d, i) => (visible[i] ? termCounts(d).length : 0));
           const docCount = visible.filter(Boolean).length;
           const terms = [...new Set(query)].sort();
-          const got = bm25({
-            terms,
-            postings,
-            visibleBodies: bodies,
-            docs: docCount,
-            avgdl: docCount === 0 ? 0 : lens.reduce((a, b) => a + b, 0) / docCount,
-            limit,
-          });
+          const avgdl = docCount === 0 ? 0 : lens.reduce((a, b) => a + b, 0) / docCount;
+          const got = bm25({ terms, corpus: new Bm25Corpus(postings, bodies, docCount, avgdl), limit });
+          // A corpus kept across queries (its df and length norms cached) ranks the same bits.
+          const kept = new Bm25Corpus(postings, bodies, docCount, avgdl);
+          bm25({ terms: [...terms, 'crc', 'zz'].sort(), corpus: kept, limit: 3 });
+          expect(bm25({ terms, corpus: kept, limit })).toEqual(got);
           const want = [...referenceBm25(docs, visible, terms)].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
           // The same scores in the same order (ties may fall either way: sums differ in the last bit).
           const ref = new Map(want);

@@ -44,7 +44,7 @@ describe('retrieval statements', () => {
         "SELECT n.nid, n.status, n.tx FROM nodes n WHERE (n.valid_from <= 3 AND (n.valid_to IS NULL OR n.valid_to > 3)) AND n.authority IN ('user') ORDER BY n.nid",
         "SELECT bkey, text FROM bodies WHERE bkey >= 0 ORDER BY bkey LIMIT 2",
         "SELECT ekey, src, dst, kind, valid_from FROM edges WHERE ekey >= 0 ORDER BY ekey LIMIT 10",
-        "SELECT bkey, text, tokens FROM bodies WHERE bkey IN (0, 2)",
+        "SELECT bkey, text, tokens FROM bodies WHERE bkey BETWEEN 0 AND 2 AND bkey IN (0, 2)",
         "CREATE OR REPLACE TABLE body_vectors (bkey INTEGER NOT NULL, vec FLOAT[3] NOT NULL)",
         "SELECT bkey, array_cosine_similarity(vec, '[1.000000,0.000000,0]'::FLOAT[3])::DOUBLE AS score FROM body_vectors
       ORDER BY score DESC, bkey LIMIT 2",
