@@ -6,8 +6,8 @@
  * - bare DuckDB ingest: the ledger's own rows (its snapshot sections), one Arrow IPC stream per
  *   table into empty tables of a fresh database, in one transaction — no validation, planning,
  *   hashing or token counting;
- * - bare DuckDB step: a step's rows written as the ledger writes them (the transaction row as
- *   VALUES, three Arrow streams, in one transaction) with none of its work around them; also,
+ * - bare DuckDB step: a step's rows written as the ledger writes them (three Arrow streams, in
+ *   one transaction) with none of its work around them; also,
  *   for comparison, the same rows as VALUES in one multi-statement round trip;
  * - bare DuckDB closure: the working set's closure statement alone, prepared (walk, group
  *   completion and node rows; no neighbourhood parts, tiers, packing or explanation);
