@@ -14,10 +14,9 @@ interface WithModule {
 }
 
 /**
- * How often SharedInstance.reclaim sweeps. A sweep costs ~0.3 ms (measured: `SELECT 1` took
- * 0.6 ms alone, 0.9 ms with a sweep after it). Replaying the 50-turn agent loop of
- * test/workerd/cloudflare-agent.test.ts in Node, a sweep after every 4th query left DuckDB's heap
- * 1.7 MiB larger than one after every query, and every 16th 2.3 MiB larger.
+ * How often SharedInstance.reclaim sweeps: a sweep costs about a third of a millisecond, so not
+ * after every query; the dead nodes a few queries leave between sweeps cost little memory
+ * (docs/guide/integrations.md, "Memory.").
  */
 const QUERIES_PER_SWEEP = 4;
 
@@ -85,14 +84,13 @@ export class SharedInstance {
    * QUERIES_PER_SWEEP-th query. A hash table, sort, window or materialised CTE that unpins a
    * buffer gives it a node in the pool's eviction queue, and the node's weak pointer keeps the
    * buffer's handle allocated after the query has dropped it; DuckDB purges such dead nodes only
-   * once a queue holds 32,768 of them (buffer_pool.cpp, v1.4). The working-set statement left
-   * ~80 KiB of them per run, outside `duckdb_memory()`, scattered between the free blocks the next
-   * query needs whole, so the wasm memory grew with every step (Node replay of the 50-turn agent
-   * loop: 36 MiB of DuckDB's heap in use at the end, 15.7 MiB with the sweep; wasm memory
-   * 99.7 MiB, then 69.2 MiB). Refusing a memory limit below what it holds, DuckDB first walks its
-   * eviction queues, dropping the dead nodes and unloading what it may; an in-memory database
-   * without a temporary directory may unload nothing, and an eviction never changes a result.
-   * The instance's own limit is set again at once.
+   * once a queue holds 32,768 of them (buffer_pool.cpp, v1.4). Each working-set statement leaves
+   * tens of KiB of them, outside `duckdb_memory()`, scattered between the free blocks the next
+   * query needs whole, so without sweeps the wasm memory grows with every step of a session.
+   * Refusing a memory limit below what it holds, DuckDB first walks its eviction queues, dropping
+   * the dead nodes and unloading what it may; an in-memory database without a temporary
+   * directory may unload nothing, and an eviction never changes a result. The refused limit is
+   * left in DuckDB's settings, so the instance's own limit is set again at once.
    */
   private reclaim(): void {
     if (++this.sinceSweep < QUERIES_PER_SWEEP) return;
