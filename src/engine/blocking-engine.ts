@@ -11,6 +11,8 @@ export function wrapBlockingConnection(
   onClose: () => void = () => {},
   wasmBytes: () => number | null = () => null,
   plans?: KeptPlans,
+  /** Runs after each query (the shared instance reclaims memory the query left behind). */
+  afterQuery: () => void = () => {},
 ): Engine {
   let closed = false;
   const runForEffect = effectOnly(conn);
@@ -25,7 +27,9 @@ export function wrapBlockingConnection(
   const engine: Engine = {
     ...(plans === undefined ? {} : { plans }),
     async query(sql) {
-      return guard(() => conn.query(sql), sql);
+      const table = guard(() => conn.query(sql), sql);
+      guard(afterQuery, 'after query');
+      return table;
     },
     async run(sql) {
       guard(() => runForEffect(sql), sql);
@@ -71,7 +75,7 @@ interface ConnectionInternals {
  * statement's cost, and a commit runs several. The bindings' `runQuery` returns the same reply unparsed
  * (errors still throw). Falls back to `query()` if a duckdb-wasm version lacks those fields.
  */
-function effectOnly(conn: BlockingConnection): (sql: string) => void {
+export function effectOnly(conn: BlockingConnection): (sql: string) => void {
   const { _bindings: bindings, _conn: handle } = conn as BlockingConnection & ConnectionInternals;
   const runQuery = bindings?.runQuery;
   if (typeof runQuery !== 'function' || typeof handle !== 'number') return (sql) => void conn.query(sql);

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { LedgerError } from '../errors.js';
 import { errorText } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
-import { INGEST_SETTINGS, NODE_SETTINGS } from './settings.js';
+import { INGEST_SETTINGS, NODE_MEMORY_LIMIT } from './settings.js';
 import { SharedInstance, sharedInstanceCache } from './shared-instance.js';
 
 const require = createRequire(import.meta.url);
@@ -132,7 +132,7 @@ async function startInstance(source: WasmSource): Promise<SharedInstance> {
     };
     await Promise.race([db.instantiate(), instantiationFailed]);
     db.open({ path: ':memory:', query: { castBigIntToDouble: false } });
-    return new SharedInstance(db, [...INGEST_SETTINGS, ...NODE_SETTINGS]);
+    return new SharedInstance(db, INGEST_SETTINGS, NODE_MEMORY_LIMIT);
   } catch (cause) {
     throw new LedgerError(
       'ASSET_UNAVAILABLE',

@@ -3,7 +3,7 @@ import { installWorkerdShims } from '../runtime/workerd-shims.js';
 import { errorText } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
 import { WORKERD_KEPT_PLANS } from './kept-plans.js';
-import { WORKERD_SETTINGS } from './settings.js';
+import { WORKERD_MEMORY_LIMIT } from './settings.js';
 import { SharedInstance, sharedInstanceCache } from './shared-instance.js';
 
 /** The part of duckdb-wasm's browser-blocking build used here. */
@@ -92,5 +92,5 @@ async function startInstance(assets: WorkerdEngineAssets): Promise<SharedInstanc
   } catch (cause) {
     throw new LedgerError('ASSET_UNAVAILABLE', { field: 'assets.duckdbWasm', reason: errorText(cause) }, cause);
   }
-  return new SharedInstance(db, WORKERD_SETTINGS, WORKERD_KEPT_PLANS);
+  return new SharedInstance(db, [], WORKERD_MEMORY_LIMIT, WORKERD_KEPT_PLANS);
 }

@@ -42,7 +42,18 @@ export const INGEST_SETTINGS: readonly string[] = ["SET checkpoint_threshold = '
  * what the host allows aborts the whole instance. In Node the limit leaves a quarter of the
  * address space to DuckDB's unmanaged allocations and the query in flight.
  */
-export const NODE_SETTINGS: readonly string[] = ["SET memory_limit = '3GB'"];
+export const NODE_MEMORY_LIMIT = '3GB';
 
 /** In workerd the isolate's 128 MB holds the JS heap, DuckDB's and tiktoken's wasm memories. */
-export const WORKERD_SETTINGS: readonly string[] = ["SET memory_limit = '64MB'"];
+export const WORKERD_MEMORY_LIMIT = '64MB';
+
+/** The statement setting DuckDB's memory limit (instance-wide). */
+export function memoryLimitSql(limit: string): string {
+  return `SET memory_limit = '${limit}'`;
+}
+
+/**
+ * A memory limit below what DuckDB holds, set only to be refused (see SharedInstance.reclaim):
+ * on its way to refusing it, DuckDB walks its whole eviction queue.
+ */
+export const EVICTION_SWEEP_SQL = memoryLimitSql('1KB');

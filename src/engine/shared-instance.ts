@@ -1,7 +1,7 @@
-import { wrapBlockingConnection } from './blocking-engine.js';
+import { effectOnly, wrapBlockingConnection } from './blocking-engine.js';
 import type { BlockingConnection, Engine } from './engine.js';
 import { DEFAULT_KEPT_PLANS, KeptPlans } from './kept-plans.js';
-import { HANG_SAFE_SETTINGS, PLAN_SETTINGS } from './settings.js';
+import { EVICTION_SWEEP_SQL, HANG_SAFE_SETTINGS, memoryLimitSql, PLAN_SETTINGS } from './settings.js';
 
 /** The part of a duckdb-wasm blocking database (Node build, browser-blocking build) used here. */
 export interface BlockingDatabase {
@@ -12,6 +12,13 @@ export interface BlockingDatabase {
 interface WithModule {
   mod?: { HEAPU8?: Uint8Array };
 }
+
+/**
+ * How often SharedInstance.reclaim sweeps: a sweep costs about a third of a millisecond, so not
+ * after every query; the dead nodes a few queries leave between sweeps cost little memory
+ * (docs/guide/integrations.md, "Memory.").
+ */
+const QUERIES_PER_SWEEP = 4;
 
 /**
  * One DuckDB-WASM instance serving many ledgers, each in its own attached in-memory database
@@ -31,15 +38,24 @@ export class SharedInstance {
   /** Prepared plans kept across every ledger's connection: they share the instance's memory. */
   readonly plans: KeptPlans;
 
+  /** The statement that sets the instance's memory limit, run again after each sweep. */
+  private readonly limitSql: string;
+  private readonly runAdmin: (sql: string) => void;
+  /** Queries run since the last sweep of the eviction queues (see reclaim). */
+  private sinceSweep = 0;
+
   constructor(
     private readonly db: BlockingDatabase,
     settings: readonly string[],
+    memoryLimit: string,
     keptPlans: number = DEFAULT_KEPT_PLANS,
   ) {
     this.plans = new KeptPlans(keptPlans);
     this.admin = db.connect();
+    this.limitSql = memoryLimitSql(memoryLimit);
+    this.runAdmin = effectOnly(this.admin);
     // Before anything else: an extension autoload tries the network and never returns offline.
-    for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS, ...settings]) this.admin.query(sql);
+    for (const sql of [...HANG_SAFE_SETTINGS, ...PLAN_SETTINGS, ...settings, this.limitSql]) this.admin.query(sql);
   }
 
   /** A fresh, empty database of its own, as an Engine; closing it detaches the database. */
@@ -59,7 +75,32 @@ export class SharedInstance {
       () => this.admin.query(`DETACH DATABASE IF EXISTS ${name}`),
       () => (this.db as BlockingDatabase & WithModule).mod?.HEAPU8?.buffer.byteLength ?? null,
       this.plans,
+      () => this.reclaim(),
     );
+  }
+
+  /**
+   * Frees what DuckDB's buffer pool keeps of the buffers finished queries released, after every
+   * QUERIES_PER_SWEEP-th query. A hash table, sort, window or materialised CTE that unpins a
+   * buffer gives it a node in the pool's eviction queue, and the node's weak pointer keeps the
+   * buffer's handle allocated after the query has dropped it; DuckDB purges such dead nodes only
+   * once a queue holds 32,768 of them (buffer_pool.cpp, v1.4). Each working-set statement leaves
+   * tens of KiB of them, outside `duckdb_memory()`, scattered between the free blocks the next
+   * query needs whole, so without sweeps the wasm memory grows with every step of a session.
+   * Refusing a memory limit below what it holds, DuckDB first walks its eviction queues, dropping
+   * the dead nodes and unloading what it may; an in-memory database without a temporary
+   * directory may unload nothing, and an eviction never changes a result. The refused limit is
+   * left in DuckDB's settings, so the instance's own limit is set again at once.
+   */
+  private reclaim(): void {
+    if (++this.sinceSweep < QUERIES_PER_SWEEP) return;
+    this.sinceSweep = 0;
+    try {
+      this.runAdmin(EVICTION_SWEEP_SQL);
+    } catch {
+      // Refused, as intended: the sweep ran before the refusal.
+    }
+    this.runAdmin(this.limitSql);
   }
 
   /** Runs a statement on the instance (settings such as the memory limit are instance-wide). */
