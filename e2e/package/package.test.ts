@@ -237,12 +237,13 @@ describe('the README and docs/, run verbatim against the installed package', () 
     300_000,
   );
 
-  it('type-checks the examples and the adapters subpath under node16 and bundler resolution', async () => {
+  it('type-checks the examples, the adapters subpath and the AI SDK 6 subpath under node16 and bundler resolution', async () => {
     const dir = join(app, 'types');
     await mkdir(dir);
     const sources = programs.filter((p) => !p.name.includes('(after')).map((p) => p.code);
     sources.push(
       "import type { AdaptedTrace } from 'context-ledger/adapters';\nexport const t: AdaptedTrace | null = null;\n",
+      "import type { LanguageModelV3Middleware } from '@ai-sdk/provider';\nimport { ledgerMiddleware } from 'context-ledger/ai-sdk/v3';\nexport const m: (o: Parameters<typeof ledgerMiddleware>[0]) => LanguageModelV3Middleware = ledgerMiddleware;\n",
     );
     await Promise.all(sources.map((code, i) => writeFile(join(dir, `example-${i}.ts`), code)));
     for (const [module, moduleResolution] of [
