@@ -1,4 +1,5 @@
 import { textTerms } from '../text/text-terms.js';
+import { type BodyLines, linedBody } from './body-lines.js';
 import type { QueryTexts } from './query-terms.js';
 import { excerptText } from './ref-text.js';
 import type { Candidate, Excerpt, Excerpts } from './types.js';
@@ -12,7 +13,7 @@ const COMMENT = /^\s*(?:#|\/\/|\/\*|\*(?!\*))/;
 
 /** A body split into lines, each line's relevance to the query and (lazily) its tokens. */
 interface ScoredBody {
-  lines: string[];
+  lines: readonly string[];
   /** Relevant lines (score > 0), best first, then by position. */
   hits: number[];
   tokens: Array<number | undefined>;
@@ -34,11 +35,13 @@ export class Excerpter implements Excerpts {
 
   /** `query`: the query's text, or its parts (their terms are the same as those of the parts
    * joined by newlines; as parts, each one's terms come from `queryTexts`, the ledger's memory
-   * of them, when given). */
+   * of them, when given). `bodyLines`: the ledger's memory of bodies' lines, their terms and
+   * tokens, shared by its rankings (`countTokens` must then be the ledger's own). */
   constructor(
     query: string | readonly string[],
     private readonly countTokens: (text: string) => number,
     queryTexts?: QueryTexts,
+    private readonly bodyLines?: BodyLines,
   ) {
     const parts = typeof query === 'string' ? [query] : query;
     this.query = new Set(parts.flatMap((text) => queryTexts?.distinctTerms(text) ?? textTerms(text)));
@@ -120,23 +123,27 @@ export class Excerpter implements Excerpts {
   private score(hash: string, body: string): ScoredBody {
     let s = this.scored.get(hash);
     if (s) return s;
-    const lines = body.split('\n');
-    const termsOf = lines.map((l) => new Set(textTerms(l).filter((t) => this.query.has(t))));
-    const df = new Map<string, number>();
-    for (const terms of termsOf) for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
+    const { lines, terms, linesWith, tokens } = this.bodyLines?.of(hash, body) ?? linedBody(body);
     const n = lines.length;
-    const weight = (t: string) => Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5));
-    const score = termsOf.map((terms) => {
+    // A query term's weight by the lines holding it, each worked out once.
+    const weights = new Map<string, number>();
+    const weight = (t: string) => {
+      let w = weights.get(t);
+      if (w === undefined) {
+        const df = linesWith.get(t)!;
+        w = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        weights.set(t, w);
+      }
+      return w;
+    };
+    const scored: Array<{ x: number; i: number }> = [];
+    for (let i = 0; i < n; i++) {
       let x = 0;
-      for (const t of terms) x += weight(t);
-      return x;
-    });
-    const hits = score
-      .map((x, i) => ({ x, i }))
-      .filter((h) => h.x > 0)
-      .sort((a, b) => b.x - a.x || a.i - b.i)
-      .map((h) => h.i);
-    s = { lines, hits, tokens: new Array(n) };
+      for (const t of terms[i]!) if (this.query.has(t)) x += weight(t);
+      if (x > 0) scored.push({ x, i });
+    }
+    const hits = scored.sort((a, b) => b.x - a.x || a.i - b.i).map((h) => h.i);
+    s = { lines, hits, tokens };
     this.scored.set(hash, s);
     return s;
   }

@@ -97,7 +97,7 @@ async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Rank
   const query = { ...relevanceQuery(shown, tiers), authored: authoredBodies(graph, coveredBy) };
   const memory = rankingMemory(ctx.cacheOwner);
   const placement = rankUnits(units, query, memory);
-  const excerpts = new Excerpter([query.text, query.focus ?? ''], ctx.countTokens, memory.queryTexts);
+  const excerpts = new Excerpter([query.text, query.focus ?? ''], ctx.countTokens, memory.queryTexts, memory.bodyLines);
   return { graph, tiers, units, unanswered, coveredBy, placement, refCost, excerpts };
 }
 

@@ -1,3 +1,4 @@
+import { BodyLines } from './body-lines.js';
 import { BodyTerms } from './body-terms.js';
 import { QueryTexts } from './query-terms.js';
 
@@ -5,6 +6,7 @@ import { QueryTexts } from './query-terms.js';
 export interface RankingMemory {
   queryTexts: QueryTexts;
   bodyTerms: BodyTerms;
+  bodyLines: BodyLines;
 }
 
 /**
@@ -18,7 +20,7 @@ const byOwner = new WeakMap<object, RankingMemory>();
 export function rankingMemory(owner: object | undefined): RankingMemory {
   const held = owner === undefined ? undefined : byOwner.get(owner);
   if (held !== undefined) return held;
-  const made = { queryTexts: new QueryTexts(), bodyTerms: new BodyTerms() };
+  const made = { queryTexts: new QueryTexts(), bodyTerms: new BodyTerms(), bodyLines: new BodyLines() };
   if (owner !== undefined) byOwner.set(owner, made);
   return made;
 }

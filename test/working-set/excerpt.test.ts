@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fromMiniSweAgent } from '../../src/adapters/index.js';
+import { BodyLines } from '../../src/working-set/body-lines.js';
 import { Excerpter } from '../../src/working-set/excerpt.js';
 import { excerptText } from '../../src/working-set/ref-text.js';
 import type { Candidate } from '../../src/working-set/types.js';
@@ -94,6 +96,47 @@ describe('Excerpter', () => {
       '[lines 1-2 of 6 elided; whole body: r9]\nc\nd\n[lines 5-6 of 6 elided; whole body: r9]',
     );
     expect(excerptText('r9', '', [], 3)).toBe('[lines 1-3 of 3 elided; whole body: r9]');
+  });
+});
+
+describe("Excerpter with the ledger's memory of body lines", () => {
+  const count = (t: string) => Math.ceil(t.length / 4);
+  const bodies = Array.from({ length: 6 }, (_, b) =>
+    Array.from({ length: 120 }, (_, i) =>
+      i % (17 + b) === 3 ? `# spindle ${b}\nwidget_${i} = frobnicate(spindle, ${i})` : `${noise(i)} widget_${i % 9}`,
+    ).join('\n'),
+  );
+  const queries = [
+    'frobnicate the spindle widget_3',
+    'widget_4 KeyError record batch',
+    'spindle 0 widget_7 frobnicate',
+  ];
+
+  // The memory is keyed by content hash, as bodies are stored.
+  const hashed = (body: string, id: string) => ({
+    ...resultOf(body, id),
+    bodyHash: createHash('sha256').update(body).digest('hex'),
+  });
+
+  it('cuts the same excerpts as a fresh split, query after query, while the memory fills', () => {
+    const memory = new BodyLines();
+    for (const q of queries)
+      for (const [b, body] of bodies.entries())
+        for (const limit of [40, 120, 400]) {
+          const c = hashed(body, `r${b}`);
+          const shared = new Excerpter(q, count, undefined, memory).cut(c, limit);
+          expect(shared).toEqual(new Excerpter(q, count).cut(c, limit));
+        }
+    expect(bodies.every((body, b) => memory.holds(hashed(body, `r${b}`).bodyHash))).toBe(true);
+  });
+
+  it('keeps at most a million characters of bodies, the least recently used going first', () => {
+    const memory = new BodyLines();
+    const big = (k: number) => `${k}\n${'widget frobnicate spindle\n'.repeat(12_000)}`;
+    for (let k = 0; k < 4; k++) memory.of(`big${k}`, big(k));
+    memory.of('big1', big(1));
+    memory.of('big4', big(4));
+    expect([0, 1, 2, 3, 4].map((k) => memory.holds(`big${k}`))).toEqual([false, true, false, true, true]);
   });
 });
 
