@@ -1,3 +1,4 @@
+import { type Costs, costsOf } from './framing.js';
 import { readingOrder } from './order.js';
 import type { Ranked } from './rank-candidates.js';
 import type { Excerpt, Unit, WorkingSetItem } from './types.js';
@@ -13,10 +14,14 @@ import type { Excerpt, Unit, WorkingSetItem } from './types.js';
 export function buildItems(
   included: readonly Unit[],
   excerpts: ReadonlyMap<number, Excerpt>,
-  { graph, coveredBy, refCost }: Pick<Ranked, 'graph' | 'coveredBy' | 'refCost'>,
+  ranked: Pick<Ranked, 'graph' | 'coveredBy' | 'refCost'>,
   idOf: (nid: number) => string | undefined,
   shown?: { carriers: ReadonlyMap<string, string>; whole: ReadonlySet<number> },
+  /** What items cost under the request's framing (default: their bodies). */
+  costs: Costs = costsOf(ranked, 'none', () => 0),
 ): WorkingSetItem[] {
+  const { graph, coveredBy } = ranked;
+  const { refCost } = costs;
   // Nodes shown whole: only a whole body carries another node's lines.
   const includedNids = new Set(included.flatMap((u) => u.members.map((m) => m.nid)).filter((n) => !excerpts.has(n)));
   for (const nid of shown?.whole ?? []) includedNids.add(nid);
@@ -42,12 +47,12 @@ export function buildItems(
       // A file view whose lines the working set already shows as exact evidence, or a file
       // revision whose content the command that wrote it shows.
       item.ref = idOf(Math.min(...evidence))!;
-      item.tokens = refCost;
+      item.tokens = costs.refTo(item.ref);
     } else if (m.bodyHash !== null) {
       const first = carrier.get(m.bodyHash);
       if (first !== undefined && m.tokens > refCost) {
         item.ref = first;
-        item.tokens = Math.min(m.tokens, refCost);
+        item.tokens = Math.min(m.tokens, costs.refTo(first));
       } else {
         if (first === undefined) carrier.set(m.bodyHash, m.id);
         item.body = m.body ?? '';
@@ -62,6 +67,7 @@ export function buildItems(
     if (m.verifier !== null) item.verifier = m.verifier;
     if (m.tool !== null) item.tool = m.tool;
     if (m.role !== null) item.role = m.role;
+    item.tokens += costs.frame(m);
     items.push(item);
   }
   return items;

@@ -2,6 +2,7 @@ import { LedgerError } from '../errors.js';
 import { buildItems } from './build-items.js';
 import { explain } from './explain.js';
 import { explainSession } from './explain-session.js';
+import { costsOf } from './framing.js';
 import { packUnits } from './pack.js';
 import { type MaterializeContext, rankedCandidates } from './rank-candidates.js';
 import { type ResolvedRequest, resolveMaterializeRequest } from './request.js';
@@ -27,15 +28,17 @@ export async function materialize(ctx: MaterializeContext, request: MaterializeR
   }
   if (req.mode === 'session') return materializeSession(ctx, req);
   const ranked = await rankedCandidates(ctx, req);
+  const costs = costsOf(ranked, req.framing, ctx.countTokens);
   const { included, excluded, excerpts } = packUnits(
     ranked.units,
     req.budget,
-    ranked.refCost,
+    costs.refCost,
     ranked.coveredBy,
     ranked.placement,
     req.excerpts ? ranked.excerpts : undefined,
+    costs.frame,
   );
-  const items = buildItems(included, excerpts, ranked, ctx.idOf);
+  const items = buildItems(included, excerpts, ranked, ctx.idOf, undefined, costs);
   return new WorkingSet({
     epoch: req.epoch,
     items,

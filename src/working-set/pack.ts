@@ -43,6 +43,8 @@ export function packUnits(
   ranked: ReadonlyMap<string, { rank: number; signal?: string }> = new Map(),
   /** When given, the budget left after the whole units goes to excerpts of ranked units. */
   excerpts?: Excerpts,
+  /** Tokens the rendering adds to a member beyond its body, reference or excerpt (see framing.ts). */
+  frame: (m: Candidate) => number = () => 0,
 ): PackResult {
   const packed = new Set<number>();
   const covered = (nid: number, unit: Unit) => {
@@ -71,6 +73,7 @@ export function packUnits(
     let c = 0;
     const fresh: Candidate[] = [];
     for (const m of unit.members) {
+      t += frame(m);
       if (m.bodyHash === null) continue;
       if (paid.has(m.bodyHash) || fresh.some((f) => f.bodyHash === m.bodyHash) || covered(m.nid, unit)) {
         t += Math.min(m.tokens, refTokens);

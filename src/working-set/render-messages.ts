@@ -126,7 +126,14 @@ function toTurns(items: readonly WorkingSetItem[]): Turn[] {
   return turns;
 }
 
-function contextBlock(i: WorkingSetItem, body: string): string {
+/** The fields a context item's header line is rendered from. */
+export type ContextFields = Pick<
+  WorkingSetItem,
+  'id' | 'kind' | 'path' | 'range' | 'revision' | 'status' | 'verifier' | 'role'
+>;
+
+/** A context item as it renders: its header line (id, kind, where, status…), then its body. */
+export function contextBlock(i: ContextFields, body: string): string {
   const where = i.path
     ? ` ${i.path}${i.range ? `:${i.range[0]}-${i.range[1]}` : ''}${i.revision ? ` @${i.revision}` : ''}`
     : '';
@@ -136,21 +143,30 @@ function contextBlock(i: WorkingSetItem, body: string): string {
   return `[${i.id}] ${i.kind}${where}${extra ? ` (${extra})` : ''}\n${body}`;
 }
 
+/** A tool call's arguments as the OpenAI shape renders them (the Anthropic shape's `input`). */
+export const callArguments = (input: string): string => JSON.stringify({ command: input });
+
+/** Between the items of a context turn in the OpenAI shape (one message content). */
+export const CONTEXT_JOIN = '\n\n';
+
+/** What an assistant turn says when it has neither a thought nor a tool call. */
+export const EMPTY_ACTION = '(action)';
+
 export function renderOpenAI(items: readonly WorkingSetItem[]): OpenAIMessage[] {
   const toolId = toolIdMapper();
   const out: OpenAIMessage[] = [];
   for (const t of toTurns(items)) {
-    if (t.kind === 'context') out.push({ role: 'user', content: t.texts.join('\n\n') });
+    if (t.kind === 'context') out.push({ role: 'user', content: t.texts.join(CONTEXT_JOIN) });
     else if (t.kind === 'assistant') {
       // OpenAI rejects an assistant message with neither content nor tool calls; an action whose
       // calls were all left out (or are still unanswered) says so, as the Anthropic shape does.
-      const content = t.text || (t.calls.length > 0 ? t.text : '(action)');
+      const content = t.text || (t.calls.length > 0 ? t.text : EMPTY_ACTION);
       const msg: OpenAIMessage = { role: 'assistant', content };
       if (t.calls.length > 0) {
         msg.tool_calls = t.calls.map((c) => ({
           id: toolId(c.id),
           type: 'function' as const,
-          function: { name: c.name, arguments: JSON.stringify({ command: c.input }) },
+          function: { name: c.name, arguments: callArguments(c.input) },
         }));
       }
       out.push(msg);
@@ -198,7 +214,7 @@ export function renderAnthropic(
       const blocks: AnthropicBlock[] = t.text ? [{ type: 'text', text: t.text }] : [];
       for (const c of t.calls)
         blocks.push({ type: 'tool_use', id: toolId(c.id), name: c.name, input: { command: c.input } });
-      if (blocks.length === 0) blocks.push({ type: 'text', text: '(action)' });
+      if (blocks.length === 0) blocks.push({ type: 'text', text: EMPTY_ACTION });
       push('assistant', blocks);
     } else {
       push(

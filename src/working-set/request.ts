@@ -8,7 +8,7 @@ import {
   scopeSetField,
 } from '../schema/request-checks.js';
 import type { Budget } from './pack.js';
-import type { MaterializeRequest } from './types.js';
+import type { Framing, MaterializeRequest } from './types.js';
 
 const DEFAULT_HOPS = 6;
 const DEFAULT_MAX_NODES = 128;
@@ -22,6 +22,7 @@ export interface ResolvedRequest {
   maxNodes: number;
   excerpts: boolean;
   mode: 'session' | 'fresh';
+  framing: Framing;
   /** Which optional budget fields the caller gave (the working set echoes only those). */
   given: { records: boolean; chars: boolean };
 }
@@ -49,6 +50,7 @@ export function resolveMaterializeRequest(request: MaterializeRequest, lastEpoch
     maxNodes: boundedIntegerField(request.maxNodes, 'maxNodes', DEFAULT_MAX_NODES, 1, 'maxClosureNodes'),
     excerpts: flagField(request.excerpts, 'excerpts', true),
     mode: modeField(request.mode),
+    framing: framingField(request.framing),
     given: { records: request.budget.records !== undefined, chars: request.budget.chars !== undefined },
   };
 }
@@ -64,5 +66,12 @@ function flagField(v: unknown, field: string, fallback: boolean): boolean {
 function modeField(v: unknown): 'session' | 'fresh' {
   if (v === undefined) return 'session';
   if (v !== 'session' && v !== 'fresh') throw invalidRequest('mode', "'session' or 'fresh'");
+  return v;
+}
+
+/** `'none'` (the default) or `'messages'`. */
+function framingField(v: unknown): Framing {
+  if (v === undefined) return 'none';
+  if (v !== 'none' && v !== 'messages') throw invalidRequest('framing', "'none' or 'messages'");
   return v;
 }

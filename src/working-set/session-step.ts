@@ -1,4 +1,5 @@
 import { buildItems } from './build-items.js';
+import type { Costs } from './framing.js';
 import { readingOrder } from './order.js';
 import { type Budget, cutChars, cutCost, excerptUnit, packUnits } from './pack.js';
 import type { Ranked } from './rank-candidates.js';
@@ -44,6 +45,8 @@ export interface StepInput {
   idOf: (nid: number) => string | undefined;
   nidOf: (id: string) => number | undefined;
   countTokens: (text: string) => number;
+  /** What items cost under the request's framing. */
+  costs: Costs;
 }
 
 const HEAD_KINDS: ReadonlySet<string> = new Set(['task', 'steering']);
@@ -70,9 +73,10 @@ function headOf(prev: SessionState, { ranked }: StepInput): boolean {
 }
 
 function appendStep(prev: SessionState, input: StepInput): SessionState | null {
-  const { ranked, budget, nidOf, countTokens } = input;
+  const { ranked, budget, nidOf, countTokens, costs } = input;
   if (!headOf(prev, input)) return null;
-  const { graph, tiers, units, coveredBy, refCost } = ranked;
+  const { graph, tiers, units, coveredBy } = ranked;
+  const { refCost, frame } = costs;
   const closed = new Map(graph.closed.map((c) => [c.id, c]));
   const shownIds = new Set(prev.items.map((i) => i.id));
   const shown = new Set<number>();
@@ -119,7 +123,7 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
       );
     }
     if (notice === null || shownIds.has(notice.id)) continue;
-    notice.tokens = countTokens(notice.body!);
+    notice.tokens = countTokens(notice.body!) + costs.noticeFrame;
     tokens += notice.tokens;
     records += 1;
     chars += notice.body!.length;
@@ -147,6 +151,7 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
     let c = 0;
     const fresh: Candidate[] = [];
     for (const m of members) {
+      t += frame(m);
       if (m.bodyHash === null) continue;
       const covered = coveredBy.get(m.nid)?.every((e) => whole.has(e) || members.some((u) => u.nid === e));
       if (paid.has(m.bodyHash) || fresh.some((f) => f.bodyHash === m.bodyHash) || covered) {
@@ -196,12 +201,13 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
     coveredBy,
     ranked.placement,
     input.excerpts ? ranked.excerpts : undefined,
+    frame,
   );
   for (const unit of now.included) {
     const signal = ranked.placement.get(unit.key)?.signal;
     if (unit.tier >= RANKED_FROM_TIER && signal !== undefined && ACTION_SIGNALS.has(signal)) append(unit);
   }
-  const added = buildItems(placed, cuts, ranked, input.idOf, { carriers, whole });
+  const added = buildItems(placed, cuts, ranked, input.idOf, { carriers, whole }, costs);
   // What the items cost, exactly: the charge above is never below it (a reference found only
   // while building costs less than the body charged).
   const sum = [...items, ...notices, ...added].reduce((n, i) => n + i.tokens, 0);
@@ -252,17 +258,18 @@ function noticeItem(
  * bytes) in the order they were sent, then the rest in reading order.
  */
 function repack(prev: SessionState | null, input: StepInput, cause: NonNullable<SessionState['cause']>): SessionState {
-  const { ranked, budget } = input;
+  const { ranked, budget, costs } = input;
   const pack = (units: readonly Unit[], tokens: number) => {
     const { included, excerpts } = packUnits(
       units,
       { ...budget, tokens },
-      ranked.refCost,
+      costs.refCost,
       ranked.coveredBy,
       ranked.placement,
       input.excerpts ? ranked.excerpts : undefined,
+      costs.frame,
     );
-    return { included, built: buildItems(included, excerpts, ranked, input.idOf) };
+    return { included, built: buildItems(included, excerpts, ranked, input.idOf, undefined, costs) };
   };
   // The guaranteed tiers get the whole budget, as in a fresh packing; the ranked evidence and the
   // history fill only up to the low watermark.

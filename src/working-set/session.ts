@@ -1,3 +1,4 @@
+import { costsOf } from './framing.js';
 import { type MaterializeContext, type Ranked, rankedCandidates } from './rank-candidates.js';
 import type { ResolvedRequest } from './request.js';
 import { type SessionState, sessionStep } from './session-step.js';
@@ -82,6 +83,7 @@ export async function sessionState(
       idOf: ctx.idOf,
       nidOf: ctx.nidOf,
       countTokens: ctx.countTokens,
+      costs: costsOf(ranked, req.framing, ctx.countTokens),
     });
     if (fold !== null) {
       // Only the current window is kept.
@@ -97,7 +99,7 @@ export async function sessionState(
 function foldFor(ctx: MaterializeContext, req: ResolvedRequest, lastTx: number): Fold | null {
   const owner = ctx.cacheOwner;
   if (owner === undefined) return null;
-  const key = JSON.stringify([req.roots, req.authority, req.hops, req.maxNodes, req.excerpts, req.budget]);
+  const key = JSON.stringify([req.roots, req.authority, req.hops, req.maxNodes, req.excerpts, req.framing, req.budget]);
   let byKey = folds.get(owner);
   if (byKey === undefined) {
     byKey = new Map();

@@ -24,6 +24,21 @@ export interface MaterializeRequest {
    * `materialize`), and more recall at tight budgets when nothing is cached.
    */
   mode?: 'session' | 'fresh';
+  /**
+   * What the budget counts of each item. `'none'` (the default): its body, its excerpt or its
+   * reference to a body shown elsewhere. `'messages'`: the item as `toMessages('openai')` renders
+   * it, counted the way the framework integrations count a prompt (message texts, tool names,
+   * tool inputs as JSON arguments, tool outputs): a context item's header line (`[id] kind
+   * path…`) and the blank line after it, a tool call's name and its input JSON-escaped, a tool
+   * result's tool name, `(action)` for an action with no thought. Each item's `tokens` includes
+   * that, so the set's `tokens` is about what its rendering says: a host sending the rendering
+   * within a limit asks for that limit, rather than for less by a reserve learnt as renderings
+   * overflow (a budget that changes starts another session fold and breaks the cached prefix).
+   * Items are counted one by one; the rendering joins some texts (a context turn's items, a
+   * header and its body), whose count a tokenizer can make a token or so off their sum, so a host
+   * with a hard limit still checks the rendering.
+   */
+  framing?: 'none' | 'messages';
   /** Authority scopes the working set may draw from; default: every scope. */
   authority?: readonly string[];
   /** Closure bounds (defaults 6 hops, 128 nodes per hop level: when more are reachable at a level,
@@ -35,6 +50,9 @@ export interface MaterializeRequest {
    * elided, by marker lines naming the node). Default true; false packs whole bodies only. */
   excerpts?: boolean;
 }
+
+/** What the budget counts of each item (see `MaterializeRequest.framing`). */
+export type Framing = NonNullable<MaterializeRequest['framing']>;
 
 /** Tiers, highest priority first. */
 export const TIERS = [

@@ -9,12 +9,13 @@ import type {
 } from '@ai-sdk/provider';
 import { generateText, type ModelMessage, stepCountIs, streamText, ToolLoopAgent, tool, wrapLanguageModel } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { nodeDirectoryStorage, openLedger } from '../../src/entries/node.js';
 import { ledgerMiddleware } from '../../src/integrations/ai-sdk/index.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { fromAISDK } from '../../src/recorder/index.js';
+import type { MaterializeRequest } from '../../src/working-set/types.js';
 import { validateAnthropicMessages, validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
 import { asAnthropic, asOpenAI, graphOf, receivedTokens } from './ai-sdk-helpers.js';
 
@@ -173,6 +174,37 @@ describe('ledgerMiddleware in an AI SDK tool loop', { timeout: 300_000 }, () => 
     });
     expect(ledger.lastTx).toBe(before + 1);
     expectWellFormed(again.prompts, ledger);
+  });
+
+  it('asks the ledger under one budget through the loop: one session fold, every prompt within the budget', async () => {
+    const ledger = track(await openLedger());
+    // What the middleware asks of the ledger, call by call.
+    const asked: MaterializeRequest[] = [];
+    const read = ledger.materialize.bind(ledger);
+    vi.spyOn(ledger, 'materialize').mockImplementation(async (request) => {
+      asked.push(structuredClone(request));
+      return read(request);
+    });
+    const steps = 12;
+    const { model, prompts } = scriptedModel(steps);
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: ledgerMiddleware({ ledger, budget: BUDGET }) }),
+      system: SYSTEM,
+      prompt: TASK,
+      tools,
+      stopWhen: stepCountIs(steps + 2),
+    });
+    expect(prompts.length).toBe(steps + 1);
+    expectWellFormed(prompts, ledger);
+    // The history outgrew the budget many times over: the prompts were near full.
+    const sizes = prompts.map((p) => receivedTokens(p, (t) => ledger.countTokens(t)));
+    expect(Math.max(...sizes)).toBeGreaterThan(BUDGET * 0.8);
+    // Once per call, always under the whole budget less the system prompt: the working set counts
+    // the rendering's framing itself, so no reserve learnt from an overflow changed the budget
+    // (which would start another session fold and break the prompt's cached prefix).
+    expect(asked.length).toBe(prompts.length);
+    expect(new Set(asked.map((r) => r.budget.tokens))).toEqual(new Set([BUDGET - ledger.countTokens(SYSTEM)]));
+    expect(asked.every((r) => r.framing === 'messages')).toBe(true);
   });
 
   it('records streamed tool calls and text the same way (streamText)', async () => {

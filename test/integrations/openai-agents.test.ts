@@ -9,12 +9,14 @@ import {
   tool,
   Usage,
 } from '@openai/agents-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { fromOpenAIAgents } from '../../src/adapters/chat/openai-agents.js';
 import { LedgerSession, ledgerInputFilter } from '../../src/integrations/openai-agents/index.js';
+import { itemTokens } from '../../src/integrations/openai-agents/render-items.js';
 import type { Ledger } from '../../src/ledger/ledger.js';
 import type { OpenAIMessage } from '../../src/working-set/render-messages.js';
+import type { MaterializeRequest } from '../../src/working-set/types.js';
 import { validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 import { graphOf } from './ai-sdk-helpers.js';
@@ -168,6 +170,37 @@ describe('LedgerSession and ledgerInputFilter with the OpenAI Agents SDK', { tim
     expect(await session.popItem()).toEqual(items[items.length - 1]);
     await session.clearSession();
     expect(await session.getItems()).toEqual([]);
+  });
+
+  it('asks the ledger under one budget through the run (one session fold), every input within it', async () => {
+    const ledger: Ledger = await pool.ledger(0);
+    const asked: MaterializeRequest[] = [];
+    const read = ledger.materialize.bind(ledger);
+    vi.spyOn(ledger, 'materialize').mockImplementation(async (request) => {
+      asked.push(structuredClone(request));
+      return read(request);
+    });
+    const session = new LedgerSession(ledger);
+    const steps = 12;
+    // Tight enough that the inputs fill it: every output is a 30-line file view.
+    const budget = 600;
+    const model = new ScriptedModel(steps);
+    const agent = new Agent({ name: 'coder', instructions: INSTRUCTIONS, model, tools: [bash] });
+    await run(agent, TASK, {
+      session,
+      callModelInputFilter: ledgerInputFilter(session, { budget }),
+      maxTurns: steps + 3,
+    });
+    expect(model.inputs.length).toBe(steps + 1);
+    const count = (t: string) => ledger.countTokens(t);
+    for (const { input, instructions } of model.inputs) {
+      expect(validateOpenAIMessages(asOpenAI(input))).toEqual([]);
+      expect(count(instructions ?? '') + itemTokens(input, count)).toBeLessThanOrEqual(budget);
+    }
+    // Once per call, always under the budget less the instructions: the working set counts the
+    // items' framing itself, so no reserve learnt from an overflow changed the budget.
+    expect(asked.length).toBe(model.inputs.length);
+    expect(new Set(asked.map((r) => r.budget.tokens))).toEqual(new Set([budget - count(INSTRUCTIONS)]));
   });
 
   it('rejects a filter without a budget with INVALID_OPTION naming it', async () => {
