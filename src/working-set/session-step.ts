@@ -293,6 +293,12 @@ function repack(prev: SessionState | null, input: StepInput, cause: NonNullable<
   const rest = built
     .filter((i) => !headIds.has(i.id))
     .map((item, k) => ({ item, k, was: before.get(renderKey(item)) }));
+  // A unit stays in place only whole: when one of its items changed (a result shown as a reference
+  // before and as its body or an excerpt now), the unit goes with the new items, in reading order.
+  // Left in place, a call would stand apart from its result, and a rendering pairs a call only with
+  // the results right after it.
+  const moved = new Set(rest.filter((r) => r.was === undefined).map((r) => r.item.unit));
+  for (const r of rest) if (moved.has(r.item.unit)) r.was = undefined;
   rest.sort((a, b) =>
     a.was !== undefined && b.was !== undefined
       ? a.was - b.was
