@@ -83,6 +83,9 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
   /** Shown whole (not as an excerpt): what may carry another node's lines. */
   const whole = new Set<number>();
   const carriers = new Map<string, string>();
+  /** Bodies the prefix shows whole for items no longer current (by text: those are not candidates,
+   * so their content hashes are not at hand): still on the page, they carry the same text again. */
+  const closedBodies = new Map<string, string>();
   let tokens = prev.tokens;
   let records = prev.records;
   let chars = prev.chars;
@@ -94,6 +97,8 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
     if (nid !== undefined && i.excerpt === undefined) whole.add(nid);
     if (c?.bodyHash && i.body !== undefined && i.excerpt === undefined && !carriers.has(c.bodyHash))
       carriers.set(c.bodyHash, i.id);
+    else if (c === undefined && nid !== undefined && i.body !== undefined && i.excerpt === undefined)
+      closedBodies.set(i.body, closedBodies.get(i.body) ?? i.id);
     const tier = c === undefined ? undefined : tiers.get(c.nid)?.tier;
     items.push(tier === undefined || tier === i.tier ? i : { ...i, tier });
   }
@@ -153,6 +158,13 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
     for (const m of members) {
       t += frame(m);
       if (m.bodyHash === null) continue;
+      // The same text shown whole above for an item that stopped being current (a file viewed
+      // again, unchanged, after an edit elsewhere): a reference, so each body appears once.
+      const shownAs = m.body === null || paid.has(m.bodyHash) ? undefined : closedBodies.get(m.body);
+      if (shownAs !== undefined) {
+        carriers.set(m.bodyHash, shownAs);
+        paid.add(m.bodyHash);
+      }
       const covered = coveredBy.get(m.nid)?.every((e) => whole.has(e) || members.some((u) => u.nid === e));
       if (paid.has(m.bodyHash) || fresh.some((f) => f.bodyHash === m.bodyHash) || covered) {
         t += Math.min(m.tokens, refCost);
