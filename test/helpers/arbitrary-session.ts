@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { expect } from 'vitest';
+import type { Ledger } from '../../src/ledger/ledger.js';
 import type { EdgeInput, NodeInput, Transaction } from '../../src/schema/types.js';
 
 /**
@@ -131,4 +133,16 @@ export function sessionTransactions(session: Session): Transaction[] {
     txs.push({ epoch: t, nodes, edges });
   });
   return txs;
+}
+
+/** Commits one step of such a session; a rejected edge to evidence an edit superseded meanwhile is
+ * legitimate (false: the step was not committed). */
+export async function commitSessionStep(ledger: Ledger, tx: Transaction): Promise<boolean> {
+  try {
+    await ledger.commit(tx);
+    return true;
+  } catch (e) {
+    expect((e as { code?: string }).code).toBe('DANGLING_EDGE');
+    return false;
+  }
 }

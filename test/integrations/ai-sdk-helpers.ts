@@ -107,3 +107,59 @@ export async function graphOf(ledger: Ledger) {
     edges: view.edges.map((e) => `${e.from} ${e.kind} ${e.to} @${e.validFrom}`).sort(),
   };
 }
+
+/** The scripted loop's task, system prompt and final answer. */
+export const TASK = 'Find where parse_header drops the last byte and fix it.';
+export const SYSTEM = 'You are a careful coding agent.';
+export const ANSWER = 'Fixed: parse_header now keeps the last byte.';
+
+/** A file of `n` numbered lines, as `cat -n` prints it. */
+const fileLines = (k: number, n = 30) =>
+  Array.from(
+    { length: n },
+    (_, i) => `     ${i + 1}\tdef helper_${k}_${i}(buf): return buf[${i}:${i + k + 2}]  # module ${k}`,
+  ).join('\n');
+
+/** What the scripted `bash` tool prints for a command: module k's file for `cat -n src/modK.py`. */
+export const bashOutput = (command: string): string => {
+  const m = /src\/mod(\d+)\.py/.exec(command);
+  return m ? `${fileLines(Number(m[1]))}\n` : 'ok\n';
+};
+
+/** What the scripted model answers at its call `k` of a `steps`-step loop: a view of module k,
+ * then the answer. (The AI SDK's v3 and v4 content share these shapes.) */
+export function scriptedContent(k: number, steps: number) {
+  return k < steps
+    ? [
+        {
+          type: 'tool-call' as const,
+          toolCallId: `call_${k}`,
+          toolName: 'bash',
+          input: JSON.stringify({ command: `cat -n src/mod${k}.py` }),
+        },
+      ]
+    : [{ type: 'text' as const, text: ANSWER }];
+}
+
+/** The stream parts a streaming model sends for that content, ending with `finish` and `usage`. */
+export function streamPartsOf(content: ReturnType<typeof scriptedContent>, usage: object): Array<{ type: string }> {
+  const parts: Array<{ type: string } & Record<string, unknown>> = [{ type: 'stream-start', warnings: [] }];
+  for (const c of content) {
+    if (c.type === 'text') {
+      parts.push({ type: 'text-start', id: 't' });
+      for (const piece of c.text.split(/(?<= )/)) parts.push({ type: 'text-delta', id: 't', delta: piece });
+      parts.push({ type: 'text-end', id: 't' });
+    } else {
+      parts.push({ type: 'tool-input-start', id: c.toolCallId, toolName: c.toolName });
+      parts.push({ type: 'tool-input-delta', id: c.toolCallId, delta: c.input });
+      parts.push({ type: 'tool-input-end', id: c.toolCallId });
+      parts.push(c);
+    }
+  }
+  parts.push({
+    type: 'finish',
+    finishReason: { unified: content[0]!.type === 'text' ? 'stop' : 'tool-calls', raw: undefined },
+    usage,
+  });
+  return parts;
+}

@@ -17,27 +17,25 @@ import { type LedgerMiddlewareV3Options, ledgerMiddleware as v3Middleware } from
 import type { Ledger } from '../../src/ledger/ledger.js';
 import { fromAISDK } from '../../src/recorder/index.js';
 import { validateAnthropicMessages, validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
-import { asAnthropic, asOpenAI, graphOf, receivedTokens } from './ai-sdk-helpers.js';
+import {
+  asAnthropic,
+  asOpenAI,
+  bashOutput,
+  graphOf,
+  receivedTokens,
+  SYSTEM,
+  scriptedContent,
+  streamPartsOf,
+  TASK,
+} from './ai-sdk-helpers.js';
 
 const BUDGET = 1200;
 const STEPS = 8;
-const TASK = 'Find where parse_header drops the last byte and fix it.';
-const SYSTEM = 'You are a careful coding agent.';
-
-const fileLines = (k: number, n = 30) =>
-  Array.from(
-    { length: n },
-    (_, i) => `     ${i + 1}\tdef helper_${k}_${i}(buf): return buf[${i}:${i + k + 2}]  # module ${k}`,
-  ).join('\n');
-
 const tools = {
   bash: tool({
     description: 'Run a shell command',
     inputSchema: z.object({ command: z.string() }),
-    execute: async ({ command }) => {
-      const m = /src\/mod(\d+)\.py/.exec(command);
-      return m ? `${fileLines(Number(m[1]))}\n` : 'ok\n';
-    },
+    execute: async ({ command }) => bashOutput(command),
   }),
 };
 
@@ -67,17 +65,7 @@ function scriptedModel(steps = STEPS) {
   let n = 0;
   const next = (options: LanguageModelV3CallOptions) => {
     prompts.push(options.prompt);
-    const k = n++;
-    return k < steps
-      ? [
-          {
-            type: 'tool-call' as const,
-            toolCallId: `call_${k}`,
-            toolName: 'bash',
-            input: JSON.stringify({ command: `cat -n src/mod${k}.py` }),
-          },
-        ]
-      : [{ type: 'text' as const, text: 'Fixed: parse_header now keeps the last byte.' }];
+    return scriptedContent(n++, steps);
   };
   const model = new MockLanguageModelV3({
     doGenerate: async (options) => ({
@@ -88,24 +76,7 @@ function scriptedModel(steps = STEPS) {
     }),
     doStream: async (options) => {
       const content = next(options);
-      const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-      for (const c of content) {
-        if (c.type === 'text') {
-          parts.push({ type: 'text-start', id: 't' });
-          for (const piece of c.text.split(/(?<= )/)) parts.push({ type: 'text-delta', id: 't', delta: piece });
-          parts.push({ type: 'text-end', id: 't' });
-        } else {
-          parts.push({ type: 'tool-input-start', id: c.toolCallId, toolName: c.toolName });
-          parts.push({ type: 'tool-input-delta', id: c.toolCallId, delta: c.input });
-          parts.push({ type: 'tool-input-end', id: c.toolCallId });
-          parts.push(c);
-        }
-      }
-      parts.push({
-        type: 'finish',
-        finishReason: { unified: content[0]!.type === 'text' ? 'stop' : 'tool-calls', raw: undefined },
-        usage,
-      });
+      const parts = streamPartsOf(content, usage) as LanguageModelV3StreamPart[];
       return { stream: convertArrayToReadableStream(parts) };
     },
   });

@@ -19,27 +19,18 @@ import type { OpenAIMessage } from '../../src/working-set/render-messages.js';
 import type { MaterializeRequest } from '../../src/working-set/types.js';
 import { validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
 import { LedgerPool } from '../helpers/ledgers.js';
-import { graphOf } from './ai-sdk-helpers.js';
+import { bashOutput, graphOf } from './ai-sdk-helpers.js';
 
 const BUDGET = 1000;
 const STEPS = 7;
 const TASK = 'Find why parse_header drops the last byte.';
 const INSTRUCTIONS = 'You are a careful coding agent.';
 
-const fileLines = (k: number, n = 30) =>
-  Array.from(
-    { length: n },
-    (_, i) => `     ${i + 1}\tdef helper_${k}_${i}(buf): return buf[${i}:${i + k + 2}]  # module ${k}`,
-  ).join('\n');
-
 const bash = tool({
   name: 'bash',
   description: 'Run a shell command',
   parameters: z.object({ command: z.string() }),
-  execute: async ({ command }) => {
-    const m = /src\/mod(\d+)\.py/.exec(command);
-    return m ? `${fileLines(Number(m[1]))}\n` : 'ok\n';
-  },
+  execute: async ({ command }) => bashOutput(command),
 });
 
 /** A model through the SDK's own Model interface: views one module per call, then answers. */

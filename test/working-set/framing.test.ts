@@ -1,25 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Ledger } from '../../src/ledger/ledger.js';
-import type { Transaction } from '../../src/schema/types.js';
 import type { OpenAIMessage } from '../../src/working-set/render-messages.js';
 import type { MaterializeRequest } from '../../src/working-set/types.js';
 import { validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
-import { arbitrarySession, sessionTransactions } from '../helpers/arbitrary-session.js';
+import { arbitrarySession, commitSessionStep, sessionTransactions } from '../helpers/arbitrary-session.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
 afterAll(() => pool.close());
-
-async function commitStep(ledger: Ledger, tx: Transaction): Promise<boolean> {
-  try {
-    await ledger.commit(tx);
-    return true;
-  } catch (e) {
-    expect((e as { code?: string }).code).toBe('DANGLING_EDGE');
-    return false;
-  }
-}
 
 /** Tokens of what the OpenAI rendering says, as the framework integrations count a prompt:
  * message texts, tool names, call arguments and tool outputs (a result under its call's name). */
@@ -53,7 +41,7 @@ describe("framing: 'messages' — the budget counts items as the message renderi
           const request: MaterializeRequest = { mode, budget: { tokens }, framing: 'messages' };
           let last = '';
           for (const tx of txs) {
-            if (!(await commitStep(ledger, tx))) continue;
+            if (!(await commitSessionStep(ledger, tx))) continue;
             const ws = await ledger.materialize(request);
             const messages = ws.toMessages('openai');
             expect(validateOpenAIMessages(messages)).toEqual([]);
@@ -73,7 +61,7 @@ describe("framing: 'messages' — the budget counts items as the message renderi
           // materialized before.
           expect(JSON.stringify(await ledger.materialize(request))).toBe(last);
           const once = await pool.ledger(1);
-          for (const tx of txs) await commitStep(once, tx);
+          for (const tx of txs) await commitSessionStep(once, tx);
           expect(JSON.stringify(await once.materialize(request))).toBe(last);
         },
       ),
@@ -86,7 +74,7 @@ describe("framing: 'messages' — the budget counts items as the message renderi
   it('keeps one session fold per framing: each is the fold of its own request', async () => {
     const ledger = await pool.ledger(0);
     const session = fc.sample(arbitrarySession, { numRuns: 1, seed: 11 })[0]!;
-    for (const tx of sessionTransactions(session)) await commitStep(ledger, tx);
+    for (const tx of sessionTransactions(session)) await commitSessionStep(ledger, tx);
     const framed = await ledger.materialize({ budget: { tokens: 600 }, framing: 'messages' });
     const plain = await ledger.materialize({ budget: { tokens: 600 } });
     expect(JSON.stringify(await ledger.materialize({ budget: { tokens: 600 }, framing: 'none' }))).toBe(

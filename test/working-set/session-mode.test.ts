@@ -1,25 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Ledger } from '../../src/ledger/ledger.js';
 import type { Transaction } from '../../src/schema/types.js';
 import { validateAnthropicMessages, validateOpenAIMessages } from '../../src/working-set/validate-messages.js';
 import type { WorkingSet } from '../../src/working-set/working-set.js';
-import { arbitrarySession, sessionTransactions } from '../helpers/arbitrary-session.js';
+import { arbitrarySession, commitSessionStep, sessionTransactions } from '../helpers/arbitrary-session.js';
 import { LedgerPool } from '../helpers/ledgers.js';
 
 const pool = new LedgerPool();
 afterAll(() => pool.close());
-
-/** Commits one step; a rejected edge to evidence an edit superseded meanwhile is legitimate. */
-async function commitStep(ledger: Ledger, tx: Transaction): Promise<boolean> {
-  try {
-    await ledger.commit(tx);
-    return true;
-  } catch (e) {
-    expect((e as { code?: string }).code).toBe('DANGLING_EDGE');
-    return false;
-  }
-}
 
 const IN_CODES = ['selected', 'kept-with-unit', 'kept-in-prefix', 'notice'];
 const OUT_CODES = ['budget', 'held-out', 'unanswered-call', 'beyond-bound', 'superseded', 'archived'];
@@ -44,7 +32,7 @@ describe('session mode (opt-in): an agent loop that materializes after every com
         const txs = sessionTransactions(session);
         let prev: WorkingSet | null = null;
         for (const tx of txs) {
-          if (!(await commitStep(ledger, tx))) continue;
+          if (!(await commitSessionStep(ledger, tx))) continue;
           const ws = await ledger.materialize({ mode: 'session', budget: { tokens } });
           expect(ws.tokens).toBeLessThanOrEqual(tokens);
           expect(ws.tokens).toBe(ws.items.reduce((n, i) => n + i.tokens, 0));
@@ -89,7 +77,7 @@ describe('session mode (opt-in): an agent loop that materializes after every com
         // A function of the ledger's history: the same bytes from a ledger that never
         // materialized before, from a restored one, and after restoring and going on.
         const once = await pool.ledger(1);
-        for (const tx of txs) await commitStep(once, tx);
+        for (const tx of txs) await commitSessionStep(once, tx);
         expect(JSON.stringify(await once.materialize({ mode: 'session', budget: { tokens } }))).toBe(
           JSON.stringify(prev),
         );
@@ -120,7 +108,7 @@ describe('session mode (opt-in): an agent loop that materializes after every com
   it("opts out with mode: 'fresh' (the one-shot ranking), and rejects an unknown mode naming the field", async () => {
     const ledger = await pool.ledger(0);
     const session = fc.sample(arbitrarySession, { numRuns: 1, seed: 7 })[0]!;
-    for (const tx of sessionTransactions({ ...session, lastOpen: false })) await commitStep(ledger, tx);
+    for (const tx of sessionTransactions({ ...session, lastOpen: false })) await commitSessionStep(ledger, tx);
     const fresh = await ledger.materialize({ budget: { tokens: 400 }, mode: 'fresh' });
     expect(fresh.session).toBeUndefined();
     expect(JSON.parse(JSON.stringify(fresh))).not.toHaveProperty('session');

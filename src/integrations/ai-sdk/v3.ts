@@ -13,7 +13,9 @@ import type { Ledger } from '../../ledger/ledger.js';
 import type { MaterializeRequest } from '../../working-set/types.js';
 import { ledgerMiddleware as ledgerMiddlewareV4 } from './ledger-middleware.js';
 
-/** The options of {@link ledgerMiddleware}: those of the v4 middleware, with a v3 call's options. */
+/** The options of {@link ledgerMiddleware}: those of the v4 middleware, with a v3 call's options.
+ * Declared apart, not derived from the v4 ones, so that these declarations name v3 types only:
+ * `@ai-sdk/provider` 3, which AI SDK 6 installs, has no v4 types. */
 export interface LedgerMiddlewareV3Options {
   /**
    * The session's ledger, or a getter that picks it from the call (e.g. by a session id in
