@@ -10,9 +10,11 @@ import { checkListLength, requireObject } from '../schema/request-checks.js';
 import { checkRequestText } from '../schema/text-rule.js';
 import type { GraphView, Receipt, Transaction } from '../schema/types.js';
 import { assertEpoch } from '../sql/as-of.js';
+import { BodyCache } from '../text/body-cache.js';
 import type { TokenCounter } from '../tokenizer/token-counter.js';
 import { dropLedgerCaches } from '../working-set/ledger-caches.js';
 import { materialize } from '../working-set/materialize.js';
+import { type HashedBody, StepLog } from '../working-set/step-delta.js';
 import type { MaterializeRequest } from '../working-set/types.js';
 import type { WorkingSet } from '../working-set/working-set.js';
 import { archiveTransaction, commitTransaction, replayLog } from './commit/write-path.js';
@@ -26,6 +28,10 @@ import { restoreSnapshot } from './snapshot/snapshot-restore.js';
 import { writeSnapshot } from './snapshot/snapshot-write.js';
 import type { Recovered, StorageAdapter } from './storage.js';
 import { unbindStorage } from './storage-binding.js';
+
+/** Commits with at most this many new bodies are a session's steps: their bodies are kept for the
+ * next materialize (a bulk commit's would only churn the cache). */
+const STEP_BODIES = 256;
 
 let wrap: (core: LedgerCore) => Ledger;
 let unwrap: (ledger: Ledger) => LedgerCore;
@@ -45,6 +51,9 @@ export class Ledger {
   readonly #retrieval: { index: RetrievalIndex; vectors: BodyVectors | null };
   /** What `asOf` answers at the last epoch, kept in step with commits once it has been read. */
   readonly #currentView = new CurrentGraphView();
+  /** The rows and bodies of the latest step-sized commits: what the session fold's next step reads
+   * (see loadStepDelta) instead of the tables. */
+  readonly #steps = { steps: new StepLog(), bodies: new BodyCache<HashedBody>() };
 
   private constructor(core: LedgerCore) {
     this.#core = core;
@@ -53,6 +62,13 @@ export class Ledger {
     core.hooks.push({ committed: (plan) => index.onCommit(plan.bodies, plan.edges) });
     const view = this.#currentView;
     core.hooks.push({ committed: (plan) => view.onCommit(plan, core.index) });
+    const { bodies, steps } = this.#steps;
+    core.hooks.push({
+      committed: (plan) => {
+        steps.add(plan);
+        if (plan.bodies.length <= STEP_BODIES) for (const b of plan.bodies) bodies.set(b);
+      },
+    });
   }
 
   static {
@@ -209,6 +225,7 @@ export class Ledger {
           lastTx: index.lastTx,
           cacheOwner: this,
           txEpoch: (tx) => index.transactions[tx]?.epoch,
+          ...this.#steps,
         },
         request,
       );

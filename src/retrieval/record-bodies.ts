@@ -4,7 +4,7 @@ import type { FusedCandidate } from '../rerank/fuse.js';
 import type { NodeKind, Status } from '../schema/kinds.js';
 import { type NodeRow, rowMeta, rowRange } from '../schema/rows.js';
 import { bodyRowsSql } from '../sql/retrieval-sql.js';
-import type { BodyCache, BodyRecord } from './body-cache.js';
+import type { BodyCache, BodyRecord } from '../text/body-cache.js';
 import type { RetrievedEvidence } from './result.js';
 
 /**

@@ -4,7 +4,7 @@ import { Bm25Corpus } from '../rerank/bm25-corpus.js';
 import type { Status } from '../schema/kinds.js';
 import type { NodeRow } from '../schema/rows.js';
 import { bodiesFromSql, edgesFromSql, visibleVersionsSql } from '../sql/retrieval-sql.js';
-import { BodyCache } from './body-cache.js';
+import { BodyCache } from '../text/body-cache.js';
 import { EdgeAdjacency } from './edge-adjacency.js';
 import { pathSubject } from './entities.js';
 import { grow, TermPostings } from './term-postings.js';

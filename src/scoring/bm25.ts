@@ -15,7 +15,8 @@ export function bm25Idf(docs: number, df: number): number {
  * One term's share of a document's BM25 score: `tf` occurrences in a document of `docLength`
  * terms, against a mean length `avgdl` (0: no length normalization). A document scores the sum of
  * its query terms' shares; callers sum them in one fixed term order, so the floating-point total
- * is the same on every run. Pure.
+ * is the same on every run. Pure. (Scans use its two parts, `bm25LengthNorm` once per document and
+ * `bm25TermShare` per term.) @internal Exported for its unit tests.
  */
 export function bm25TermScore(idf: number, tf: number, docLength: number, avgdl: number): number {
   return bm25TermShare(idf, tf, bm25LengthNorm(docLength, avgdl));

@@ -19,9 +19,8 @@ const BODIES_KEPT = 20_000;
  */
 export class BodyTerms {
   private readonly counts = new Map<string, BodyTermCounts>();
-  /** Per query (QueryTexts hands out one array per text): each body's matching query terms,
-   * as positions in the query, ascending. */
-  private readonly hitsByQuery = new WeakMap<readonly string[], Map<string, readonly number[]>>();
+  /** Per query (QueryTexts hands out one array per text): each body's matching query terms. */
+  private readonly hitsByQuery = new WeakMap<readonly string[], Map<string, BodyHits>>();
 
   /** Term counts of a candidate's body. */
   of(m: Candidate): BodyTermCounts {
@@ -39,7 +38,7 @@ export class BodyTerms {
   }
 
   /** The known matches of each body against `query`, by content hash (rememberHits adds to it). */
-  hitsFor(query: readonly string[]): Map<string, readonly number[]> {
+  hitsFor(query: readonly string[]): Map<string, BodyHits> {
     let known = this.hitsByQuery.get(query);
     if (known === undefined) {
       known = new Map();
@@ -54,8 +53,15 @@ export class BodyTerms {
   }
 }
 
+/** A body's matches against a query: the matching terms' positions in the query, ascending, and
+ * each one's count in the body (what scoring reads, without a lookup by term). */
+export interface BodyHits {
+  terms: readonly number[];
+  counts: readonly number[];
+}
+
 /** Records a body's matches in a query's `known` map, bounded like the term counts. */
-export function rememberHits(known: Map<string, readonly number[]>, hash: string, hits: readonly number[]): void {
+export function rememberHits(known: Map<string, BodyHits>, hash: string, hits: BodyHits): void {
   if (known.size >= BODIES_KEPT) known.clear();
   known.set(hash, hits);
 }

@@ -245,6 +245,23 @@ function fromIndex(
       field: '',
       reason: `the ledger's index does not hold the valid version (${vkey}) of node ${nid}`,
     });
+  return candidateOf(
+    row,
+    {
+      hash: (b.bodyHash.get(i) ?? null) as string | null,
+      text: (b.body.get(i) ?? null) as string | null,
+      tokens: (b.tokens.get(i) ?? 0) as number,
+    },
+    hop,
+  );
+}
+
+/** A node version with its body (none: no body) as a candidate reached at `hop`. */
+export function candidateOf(
+  row: NodeRow,
+  body: { hash: string | null; text: string | null; tokens: number } | undefined,
+  hop: number,
+): Candidate {
   return {
     nid: row.nid,
     id: row.id,
@@ -260,9 +277,9 @@ function fromIndex(
     meta: rowMeta(row),
     tx: row.tx,
     validFrom: row.valid_from,
-    bodyHash: (b.bodyHash.get(i) ?? null) as string | null,
-    body: (b.body.get(i) ?? null) as string | null,
-    tokens: (b.tokens.get(i) ?? 0) as number,
+    bodyHash: body?.hash ?? null,
+    body: body?.text ?? null,
+    tokens: body?.tokens ?? 0,
     hop,
   };
 }

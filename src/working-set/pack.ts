@@ -52,13 +52,17 @@ export function packUnits(
     return ev !== undefined && ev.length > 0 && ev.every((e) => packed.has(e) || unit.members.some((m) => m.nid === e));
   };
   const position = (u: Unit) => ranked.get(u.key)?.rank;
-  const ordered = [...units].sort((a, b) => {
-    const pa = position(a);
-    const pb = position(b);
-    if (pa !== undefined && pb !== undefined) return pa - pb;
-    if (pa !== undefined || pb !== undefined) return pa === undefined ? -1 : 1;
-    return a.tier - b.tier || b.tx - a.tx || compareStrings(a.key, b.key);
-  });
+  // Each unit's position looked up once, not at every comparison.
+  const ordered = units
+    .map((unit) => ({ unit, pos: position(unit) }))
+    .sort((a, b) => {
+      const pa = a.pos;
+      const pb = b.pos;
+      if (pa !== undefined && pb !== undefined) return pa - pb;
+      if (pa !== undefined || pb !== undefined) return pa === undefined ? -1 : 1;
+      return a.unit.tier - b.unit.tier || b.unit.tx - a.unit.tx || compareStrings(a.unit.key, b.unit.key);
+    })
+    .map((o) => o.unit);
   const paid = new Set<string>();
   let tokens = 0;
   let records = 0;

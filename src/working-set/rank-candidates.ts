@@ -1,11 +1,14 @@
 import type { Engine } from '../engine/engine.js';
 import type { NodeRow } from '../schema/rows.js';
+import type { BodyCache } from '../text/body-cache.js';
 import { Excerpter } from './excerpt.js';
+import { extendCandidates } from './extend-candidates.js';
 import { type CandidateGraph, loadCandidates } from './load-candidates.js';
 import { rankingMemory } from './ranking-memory.js';
 import { refText } from './ref-text.js';
 import { type Placement, RANKED_FROM_TIER, type RelevanceQuery, rankUnits } from './relevance.js';
 import type { ResolvedRequest } from './request.js';
+import { type HashedBody, loadStepDelta, type StepLog } from './step-delta.js';
 import { assignTiers, currentActions, type TierAssignment } from './tiers.js';
 import type { Candidate, Unit } from './types.js';
 import { buildUnits } from './units.js';
@@ -27,6 +30,10 @@ export interface MaterializeContext {
   /** The epoch of each committed transaction, by number (1 to lastTx): the session mode's steps.
    * Without it the session has one step, the requested epoch. */
   txEpoch?(tx: number): number | undefined;
+  /** Bodies committed lately, by key: what a session step reads its own bodies from. */
+  bodies?: BodyCache<HashedBody>;
+  /** The rows of the latest commits: what a session step reads its own rows from. */
+  steps?: StepLog;
 }
 
 /** Everything the materializer decides before the budget: the closure, tiers, units and the
@@ -85,12 +92,37 @@ export function rankedCandidates(ctx: MaterializeContext, req: ResolvedRequest):
 }
 
 async function rank(ctx: MaterializeContext, req: ResolvedRequest): Promise<Ranked> {
-  const graph = await loadCandidates(ctx.engine, req, ctx, ctx.lastEpoch);
+  return rankGraph(ctx, await loadCandidates(ctx.engine, req, ctx, ctx.lastEpoch));
+}
+
+/**
+ * The ranking at a session step (`req.epoch`) from the previous step's, at epoch `from`: its
+ * candidate graph extended by the step's own transactions (see extendCandidates), then tiered
+ * and ranked afresh. Null when only the full closure can say what joins.
+ */
+export async function extendedRanking(
+  ctx: MaterializeContext,
+  req: ResolvedRequest,
+  prev: Ranked,
+  from: number,
+): Promise<Ranked | null> {
+  if (req.roots !== null || !(req.epoch > from)) return null;
+  const delta = await loadStepDelta(ctx.engine, from, req.epoch, ctx);
+  const graph = extendCandidates(prev.graph, delta, { from, hops: req.hops, authority: req.authority, idOf: ctx.idOf });
+  return graph === null ? null : rankGraph(ctx, graph);
+}
+
+function rankGraph(ctx: MaterializeContext, graph: CandidateGraph): Ranked {
   const current = currentActions(graph.candidates);
   const tiers = assignTiers(graph.candidates, graph.edges, graph.explicitRoots, current);
   // Audit and projection records are the ledger's own bookkeeping: they steer ranking (an open
   // projection protects what it cites) but are never shown — no recaps of earlier contexts.
-  const shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
+  let shown: ReadonlyMap<number, Candidate> = graph.candidates;
+  for (const c of graph.candidates.values())
+    if (isLedgerRecord(c)) {
+      shown = new Map([...graph.candidates].filter(([, c]) => !isLedgerRecord(c)));
+      break;
+    }
   const { units, unanswered } = buildUnits(shown, graph.edges, tiers, graph.openDependants);
   const refCost = ctx.countTokens(refText('x'.repeat(24)));
   const coveredBy = carriedBodies(graph, refCost);

@@ -1,7 +1,7 @@
-import { bm25Idf, bm25TermScore } from '../scoring/bm25.js';
+import { bm25Idf, bm25LengthNorm, bm25TermShare } from '../scoring/bm25.js';
 import { fuseRanks, rankByScore } from '../scoring/rank-fusion.js';
 import { compareStrings } from '../text/compare.js';
-import { type BodyTermCounts, rememberHits } from './body-terms.js';
+import { type BodyHits, type BodyTermCounts, rememberHits } from './body-terms.js';
 import { type RankingMemory, rankingMemory } from './ranking-memory.js';
 import type { Candidate, Unit } from './types.js';
 
@@ -96,8 +96,9 @@ export function rankUnits(
   // place it (exact path still does while open work touches the file). Scoring it crowded file
   // views out of small budgets on the replay evaluation.
   const authored = query.authored ?? new Set<number>();
-  ranked('bm25', bm25Scores(pool, query.text, authored, memory));
-  ranked('action bm25', bm25Scores(pool, query.focus ?? '', authored, memory));
+  const bodies = bm25Pool(pool, memory);
+  ranked('bm25', bm25Scores(pool, bodies, query.text, authored, memory));
+  ranked('action bm25', bm25Scores(pool, bodies, query.focus ?? '', authored, memory));
 
   // A command run again later (the reproduction script after each change) has its older outputs
   // placed by recency only: the newer run shows the state they described.
@@ -205,23 +206,48 @@ function pathMentions(paths: ReadonlySet<string>): string[] {
 const commandNames = (m: Candidate, mentions: readonly string[]): boolean =>
   (m.kind === 'tool_call' || m.kind === 'action') && m.body !== null && mentions.some((p) => m.body!.includes(p));
 
+/** The pool's bodies as BM25 documents, each once (by content hash, in pool order), with their
+ * mean length: what every BM25 channel of one ranking scores. */
+interface Bm25Pool {
+  docs: BodyTermCounts[];
+  hashes: string[];
+  index: Map<string, number>;
+  avgdl: number;
+}
+
+function bm25Pool(pool: readonly Unit[], memory: RankingMemory): Bm25Pool {
+  // Each body is a document of its own and a unit scores as its best member: an action's long
+  // thought and the short output of its command are different texts, and one long unit must not
+  // dilute (by its length) the output that answers the query.
+  const docs: BodyTermCounts[] = [];
+  const hashes: string[] = [];
+  const index = new Map<string, number>();
+  for (const u of pool)
+    for (const m of u.members)
+      if (m.bodyHash !== null && !index.has(m.bodyHash)) {
+        index.set(m.bodyHash, docs.length);
+        hashes.push(m.bodyHash);
+        docs.push(memory.bodyTerms.of(m));
+      }
+  let total = 0;
+  for (const d of docs) total += d.length;
+  // Floored at one term: a pool of empty or near-empty bodies must not inflate a short one's score.
+  const avgdl = Math.max(1, total / Math.max(1, docs.length));
+  return { docs, hashes, index, avgdl };
+}
+
 /** BM25 of each unit's text (its members' bodies but the `unscored` ones) against the query's
  * terms, with statistics over the pool itself. */
 function bm25Scores(
   pool: readonly Unit[],
+  bodies: Bm25Pool,
   queryText: string,
   unscored: ReadonlySet<number>,
   memory: RankingMemory,
 ): Array<{ key: string; score: number }> {
   const query = memory.queryTexts.distinctTerms(queryText);
   if (query.length === 0) return [];
-  // Each body is a document of its own and a unit scores as its best member: an action's long
-  // thought and the short output of its command are different texts, and one long unit must not
-  // dilute (by its length) the output that answers the query.
-  const docs = new Map<string, BodyTermCounts>();
-  for (const u of pool)
-    for (const m of u.members)
-      if (m.bodyHash !== null && !docs.has(m.bodyHash)) docs.set(m.bodyHash, memory.bodyTerms.of(m));
+  const { docs, hashes, index, avgdl } = bodies;
   // A query holds every open claim's words (~1k terms on a long session) and a body a few hundred:
   // each body's matches are found from the smaller side, then summed in query order, so the
   // floating-point sums are the ones a loop over the query terms gives. A body's matches depend
@@ -229,10 +255,11 @@ function bm25Scores(
   // from step to step: they are kept per query (distinctTerms hands out one array per text).
   const known = memory.bodyTerms.hitsFor(query);
   let position: Map<string, number> | undefined;
-  const matches = new Map<string, readonly number[]>();
+  const matches: BodyHits[] = [];
   const df = new Array<number>(query.length).fill(0);
-  for (const [hash, d] of docs) {
-    let hits = known.get(hash);
+  for (let k = 0; k < docs.length; k++) {
+    const d = docs[k]!;
+    let hits = known.get(hashes[k]!);
     if (hits === undefined) {
       const found: number[] = [];
       if (d.counts.size < query.length) {
@@ -245,30 +272,25 @@ function bm25Scores(
       } else {
         for (let i = 0; i < query.length; i++) if (d.counts.has(query[i]!)) found.push(i);
       }
-      hits = found;
-      rememberHits(known, hash, hits);
+      hits = { terms: found, counts: found.map((i) => d.counts.get(query[i]!)!) };
+      rememberHits(known, hashes[k]!, hits);
     }
-    for (const i of hits) df[i]!++;
-    matches.set(hash, hits);
+    for (const i of hits.terms) df[i]!++;
+    matches.push(hits);
   }
-  let total = 0;
-  for (const d of docs.values()) total += d.length;
-  // Floored at one term: a pool of empty or near-empty bodies must not inflate a short one's score.
-  const avgdl = Math.max(1, total / Math.max(1, docs.size));
-  const idf = df.map((n) => bm25Idf(docs.size, n));
-  const scoreOf = new Map<string, number>();
-  for (const [hash, d] of docs) {
+  const idf = df.map((n) => bm25Idf(docs.length, n));
+  const scores = new Float64Array(docs.length);
+  for (let k = 0; k < docs.length; k++) {
+    const { terms, counts } = matches[k]!;
+    const norm = bm25LengthNorm(docs[k]!.length, avgdl);
     let score = 0;
-    for (const i of matches.get(hash)!) {
-      score += bm25TermScore(idf[i]!, d.counts.get(query[i]!)!, d.length, avgdl);
-    }
-    scoreOf.set(hash, score);
+    for (let j = 0; j < terms.length; j++) score += bm25TermShare(idf[terms[j]!]!, counts[j]!, norm);
+    scores[k] = score;
   }
-  return pool.map((u) => ({
-    key: u.key,
-    score: Math.max(
-      0,
-      ...u.members.map((m) => (m.bodyHash === null || unscored.has(m.nid) ? 0 : scoreOf.get(m.bodyHash)!)),
-    ),
-  }));
+  return pool.map((u) => {
+    let best = 0;
+    for (const m of u.members)
+      if (m.bodyHash !== null && !unscored.has(m.nid)) best = Math.max(best, scores[index.get(m.bodyHash)!]!);
+    return { key: u.key, score: best };
+  });
 }

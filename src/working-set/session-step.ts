@@ -72,6 +72,12 @@ function headOf(prev: SessionState, { ranked }: StepInput): boolean {
   return want.length === prev.head && want.every((id, k) => prev.items[k]!.id === id);
 }
 
+/** The next step of a session as an append to the previous request, or null when it cannot be one
+ * (the head changed, or what the step must add does not fit): then it takes a re-pack. */
+export function sessionAppend(prev: SessionState, input: StepInput): SessionState | null {
+  return appendStep(prev, input);
+}
+
 function appendStep(prev: SessionState, input: StepInput): SessionState | null {
   const { ranked, budget, nidOf, countTokens, costs } = input;
   if (!headOf(prev, input)) return null;
@@ -206,15 +212,27 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
   // rank barely moves between steps and was weighed at the last re-pack; what the agent turned to
   // since was not, and waiting for the next overflow to bring it in leaves it out of the steps
   // that need it.
-  const now = packUnits(
-    units,
-    { ...budget, tokens: Math.floor(budget.tokens * LOW_WATERMARK) },
-    refCost,
-    coveredBy,
-    ranked.placement,
-    input.excerpts ? ranked.excerpts : undefined,
-    frame,
-  );
+  // Only when some unit the action's own signals place is not shown yet: else it appends nothing.
+  const pointed = units.some((u) => {
+    const signal = ranked.placement.get(u.key)?.signal;
+    return (
+      u.tier >= RANKED_FROM_TIER &&
+      signal !== undefined &&
+      ACTION_SIGNALS.has(signal) &&
+      u.members.some((m) => !shown.has(m.nid))
+    );
+  });
+  const now = !pointed
+    ? { included: [] }
+    : packUnits(
+        units,
+        { ...budget, tokens: Math.floor(budget.tokens * LOW_WATERMARK) },
+        refCost,
+        coveredBy,
+        ranked.placement,
+        input.excerpts ? ranked.excerpts : undefined,
+        frame,
+      );
   for (const unit of now.included) {
     const signal = ranked.placement.get(unit.key)?.signal;
     if (unit.tier >= RANKED_FROM_TIER && signal !== undefined && ACTION_SIGNALS.has(signal)) append(unit);

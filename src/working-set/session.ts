@@ -1,7 +1,7 @@
 import { costsOf } from './framing.js';
-import { type MaterializeContext, type Ranked, rankedCandidates } from './rank-candidates.js';
+import { extendedRanking, type MaterializeContext, type Ranked, rankedCandidates } from './rank-candidates.js';
 import type { ResolvedRequest } from './request.js';
-import { type SessionState, sessionStep } from './session-step.js';
+import { type SessionState, type StepInput, sessionAppend, sessionStep } from './session-step.js';
 
 /**
  * Steps between forced re-packs. The session's working set at an epoch is a fold over the
@@ -11,11 +11,17 @@ import { type SessionState, sessionStep } from './session-step.js';
  */
 const REPACK_WINDOW = 64;
 
-/** A fold's states for one request (every field but the epoch), by step index. */
+/** One step of a fold: its state and the ranking it was built from. */
+interface Step {
+  state: SessionState;
+  ranked: Ranked;
+}
+
+/** A fold's steps for one request (every field but the epoch), by step index. */
 interface Fold {
-  /** The ledger's last transaction when the states were last checked against it. */
+  /** The ledger's last transaction when the steps were last checked against it. */
   txSeen: number;
-  states: Map<number, SessionState>;
+  states: Map<number, Step>;
 }
 
 /** Per ledger, per request key: the states of the current window. Derived, never persisted. */
@@ -31,8 +37,12 @@ export function dropSessionFolds(owner: object): void {
  * The session-mode working set at `req.epoch`: the state of the fold at the last step epoch at or
  * before it, with the ranking it was built from. A step is an epoch some transaction was
  * committed at; step k of the fold is `sessionStep(state k-1, ranking at its epoch)`, re-packed
- * afresh at every multiple of REPACK_WINDOW. States are cached per ledger and request; a commit at
- * an epoch a cached state covers drops the states from there on.
+ * afresh at every multiple of REPACK_WINDOW. A step first tries to append on the previous step's
+ * ranking extended by its own transactions (extendedRanking: no closure walked again); only when
+ * that cannot be had, or does not fit, does it rank afresh (then appending or re-packing). Steps
+ * are cached per ledger and request; a commit at an epoch a cached step covers drops the steps
+ * from there on. Every step depends only on the ledger and the request, so a fold started cold
+ * gives the same states.
  */
 export async function sessionState(
   ctx: MaterializeContext,
@@ -62,20 +72,19 @@ export async function sessionState(
   const fold = foldFor(ctx, req, lastTx);
   const start = target - (target % REPACK_WINDOW);
   let from = start;
-  let prev: SessionState | null = null;
+  let last: Step | null = null;
   for (let k = target; k >= start; k--) {
     const s = fold?.states.get(k);
     if (s !== undefined) {
-      prev = s;
+      last = s;
       from = k + 1;
       break;
     }
   }
-  let ranked: Ranked | null = null;
   for (let k = from; k <= target; k++) {
     const epoch = epochs[k]!;
-    ranked = await rankedCandidates(ctx, { ...req, epoch });
-    prev = sessionStep(k === start ? null : prev, {
+    const stepReq = { ...req, epoch };
+    const input = (ranked: Ranked): StepInput => ({
       ranked,
       epoch,
       budget: req.budget,
@@ -85,14 +94,24 @@ export async function sessionState(
       countTokens: ctx.countTokens,
       costs: costsOf(ranked, req.framing, ctx.countTokens),
     });
+    let step: Step | null = null;
+    if (k !== start && last !== null) {
+      const extended = await extendedRanking(ctx, stepReq, last.ranked, last.state.epoch);
+      const state = extended === null ? null : sessionAppend(last.state, input(extended));
+      if (state !== null) step = { state, ranked: extended! };
+    }
+    if (step === null) {
+      const ranked = await rankedCandidates(ctx, stepReq);
+      step = { state: sessionStep(k === start ? null : (last?.state ?? null), input(ranked)), ranked };
+    }
     if (fold !== null) {
       // Only the current window is kept.
       if (k === start) for (const key of [...fold.states.keys()]) if (key < start) fold.states.delete(key);
-      fold.states.set(k, prev);
+      fold.states.set(k, step);
     }
+    last = step;
   }
-  ranked ??= await rankedCandidates(ctx, { ...req, epoch: epochs[target]! });
-  return { state: prev, ranked };
+  return { state: last!.state, ranked: last!.ranked };
 }
 
 /** The cached fold for this ledger and request, its states checked against commits since. */
@@ -120,7 +139,7 @@ function foldFor(ctx: MaterializeContext, req: ResolvedRequest, lastTx: number):
     for (let tx = fold.txSeen + 1; tx <= lastTx; tx++)
       changedFrom = Math.min(changedFrom, ctx.txEpoch?.(tx) ?? Number.NEGATIVE_INFINITY);
     // A transaction at an epoch a state covers changes that state and every later one.
-    for (const [k, s] of fold.states) if (s.epoch >= changedFrom) fold.states.delete(k);
+    for (const [k, s] of fold.states) if (s.state.epoch >= changedFrom) fold.states.delete(k);
     fold.txSeen = lastTx;
   }
   return fold;

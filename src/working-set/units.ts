@@ -42,10 +42,10 @@ export function buildUnits(
   // An open task or steering `plans` every action it led to: planning is not depending on what the
   // action did, so it alone does not keep a finished action whole (its tool calls still stay
   // with their results). Pairs joined by another edge too are still dependencies.
-  const plansOnly = new Set<string>();
-  const otherLinks = new Set<string>();
-  for (const e of edges) (e.kind === 'plans' ? plansOnly : otherLinks).add(`${e.src}>${e.dst}`);
-  for (const link of otherLinks) plansOnly.delete(link);
+  const plansOnly = new Set<number>();
+  const otherLinks = new Set<number>();
+  for (const e of edges) (e.kind === 'plans' ? plansOnly : otherLinks).add(link(e.src, e.dst));
+  for (const l of otherLinks) plansOnly.delete(l);
   const assigned = new Set<number>();
   const units: Unit[] = [];
   const unanswered: Candidate[] = [];
@@ -77,7 +77,7 @@ export function buildUnits(
     const members = [action.nid, ...groups.flat(), ...revisions];
     const memberSet = new Set(members);
     const dependedOn = members.some((m) =>
-      (openDependants.get(m) ?? []).some((d) => !memberSet.has(d) && !plansOnly.has(`${d}>${m}`)),
+      (openDependants.get(m) ?? []).some((d) => !memberSet.has(d) && !plansOnly.has(link(d, m))),
     );
     if (action.status === 'open' || dependedOn) {
       makeUnit(action.id, members);
@@ -109,3 +109,6 @@ export function buildUnits(
   for (const c of byRecording) if (!assigned.has(c.nid)) makeUnit(c.id, [c.nid]);
   return { units, unanswered };
 }
+
+/** A (src, dst) pair as one number: nids stay below 2^27 (see edgeTarget), so the pair is exact. */
+const link = (src: number, dst: number): number => src * 134_217_728 + dst;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BodyCache } from '../../src/retrieval/body-cache.js';
+import { BodyCache } from '../../src/text/body-cache.js';
 
 const body = (bkey: number, chars: number) => ({ bkey, text: 'x'.repeat(chars), tokens: chars });
 
