@@ -225,6 +225,10 @@ export class Ledger {
           lastTx: index.lastTx,
           cacheOwner: this,
           txEpoch: (tx) => index.transactions[tx]?.epoch,
+          txRows: (tx) => {
+            const t = index.transactions[tx];
+            return t === undefined ? undefined : t.nodes + t.edges + t.transitions;
+          },
           ...this.#steps,
         },
         request,

@@ -30,6 +30,8 @@ export interface MaterializeContext {
   /** The epoch of each committed transaction, by number (1 to lastTx): the session mode's steps.
    * Without it the session has one step, the requested epoch. */
   txEpoch?(tx: number): number | undefined;
+  /** The nodes, edges and transitions a committed transaction wrote, by number. */
+  txRows?(tx: number): number | undefined;
   /** Bodies committed lately, by key: what a session step reads its own bodies from. */
   bodies?: BodyCache<HashedBody>;
   /** The rows of the latest commits: what a session step reads its own rows from. */
@@ -44,7 +46,8 @@ export interface Ranked {
   units: Unit[];
   unanswered: Candidate[];
   coveredBy: Map<number, number[]>;
-  placement: Map<string, Placement>;
+  /** The relevance order of the ranked units (computed on first read). */
+  readonly placement: Map<string, Placement>;
   refCost: number;
   /** Cuts excerpts against this ranking's query (its per-body work shared across budgets). */
   excerpts: Excerpter;
@@ -128,9 +131,23 @@ function rankGraph(ctx: MaterializeContext, graph: CandidateGraph): Ranked {
   const coveredBy = carriedBodies(graph, refCost);
   const query = { ...relevanceQuery(shown, tiers), authored: authoredBodies(graph, coveredBy) };
   const memory = rankingMemory(ctx.cacheOwner);
-  const placement = rankUnits(units, query, memory);
   const excerpts = new Excerpter([query.text, query.focus ?? ''], ctx.countTokens, memory.queryTexts, memory.bodyLines);
-  return { graph, tiers, units, unanswered, coveredBy, placement, refCost, excerpts };
+  // Ranked when first read: a session step whose own units do not fit re-packs from the closure
+  // without it.
+  let placement: Map<string, Placement> | undefined;
+  return {
+    graph,
+    tiers,
+    units,
+    unanswered,
+    coveredBy,
+    get placement() {
+      placement ??= rankUnits(units, query, memory);
+      return placement;
+    },
+    refCost,
+    excerpts,
+  };
 }
 
 /** Bodies other nodes carry once those are packed: nid → the nids that carry it. */

@@ -2,6 +2,7 @@ import { costsOf } from './framing.js';
 import { extendedRanking, type MaterializeContext, type Ranked, rankedCandidates } from './rank-candidates.js';
 import type { ResolvedRequest } from './request.js';
 import { type SessionState, type StepInput, sessionAppend, sessionStep } from './session-step.js';
+import { STEP_ROWS } from './step-delta.js';
 
 /**
  * Steps between forced re-packs. The session's working set at an epoch is a fold over the
@@ -51,13 +52,13 @@ export async function sessionState(
   const lastTx = ctx.lastTx ?? 0;
   const txEpoch = ctx.txEpoch ?? (() => req.epoch);
   const epochs: number[] = [];
-  const seen = new Set<number>();
+  /** Rows each step's transactions wrote. */
+  const written = new Map<number, number>();
   for (let tx = 1; tx <= Math.max(lastTx, 1); tx++) {
     const e = txEpoch(tx);
-    if (e !== undefined && !seen.has(e)) {
-      seen.add(e);
-      epochs.push(e);
-    }
+    if (e === undefined) continue;
+    if (!written.has(e)) epochs.push(e);
+    written.set(e, (written.get(e) ?? 0) + (ctx.txRows?.(tx) ?? 0));
   }
   epochs.sort((a, b) => a - b);
   // The last step at or before the requested epoch.
@@ -95,7 +96,14 @@ export async function sessionState(
       costs: costsOf(ranked, req.framing, ctx.countTokens),
     });
     let step: Step | null = null;
-    if (k !== start && last !== null) {
+    // A bulk load is no appending step, and a step after a request with no room left for even a
+    // reference appends nothing: both rank afresh, from the closure.
+    if (
+      k !== start &&
+      last !== null &&
+      written.get(epoch)! <= STEP_ROWS &&
+      req.budget.tokens - last.state.tokens >= last.ranked.refCost
+    ) {
       const extended = await extendedRanking(ctx, stepReq, last.ranked, last.state.epoch);
       const state = extended === null ? null : sessionAppend(last.state, input(extended));
       if (state !== null) step = { state, ranked: extended! };

@@ -120,8 +120,9 @@ export class StepLog {
   }
 }
 
-/** Rows per table above which a commit is a bulk load, not a step. */
-const STEP_ROWS = 256;
+/** Rows above which a commit (per table) or a session step (its transactions' nodes, edges and
+ * transitions) is a bulk load, not a step: ranked afresh, and not kept in the step log. */
+export const STEP_ROWS = 256;
 /** Commits the step log holds: a session window's steps (see REPACK_WINDOW). */
 const MAX_COMMITS = 64;
 
