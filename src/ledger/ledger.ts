@@ -13,7 +13,7 @@ import { assertEpoch } from '../sql/as-of.js';
 import { BodyCache } from '../text/body-cache.js';
 import type { TokenCounter } from '../tokenizer/token-counter.js';
 import { dropLedgerCaches } from '../working-set/ledger-caches.js';
-import { materialize } from '../working-set/materialize.js';
+import { type MaterializeContext, materialize } from '../working-set/materialize.js';
 import { type HashedBody, StepLog } from '../working-set/step-delta.js';
 import type { MaterializeRequest } from '../working-set/types.js';
 import type { WorkingSet } from '../working-set/working-set.js';
@@ -211,28 +211,10 @@ export class Ledger {
    * ```
    */
   materialize(request: MaterializeRequest): Promise<WorkingSet> {
-    const { config, index, queue } = this.#core;
+    const { queue } = this.#core;
     return queue.run(() => {
       checkRequestText(request);
-      return materialize(
-        {
-          engine: config.engine,
-          lastEpoch: index.lastEpoch,
-          nidOf: (id) => index.nodes.get(id)?.nid,
-          idOf: (nid) => index.byNid[nid]?.id,
-          rowOf: (nid) => index.byNid[nid],
-          countTokens: (text) => config.counter.count(text),
-          lastTx: index.lastTx,
-          cacheOwner: this,
-          txEpoch: (tx) => index.transactions[tx]?.epoch,
-          txRows: (tx) => {
-            const t = index.transactions[tx];
-            return t === undefined ? undefined : t.nodes + t.edges + t.transitions;
-          },
-          ...this.#steps,
-        },
-        request,
-      );
+      return materialize({ ...materializeContext(this.#core, this), ...this.#steps }, request);
     });
   }
 
@@ -468,4 +450,27 @@ async function autoCompact(core: LedgerCore): Promise<void> {
   const storage = core.config.storage as { autoCompactionDue?: unknown } | null;
   if (storage?.autoCompactionDue !== true) return;
   await compactNow(core, core.config.storage!).catch(() => undefined);
+}
+
+/**
+ * What materialize reads of a ledger, its caches kept for `owner`.
+ * @internal Exported for the tests that vary one of its parts.
+ */
+export function materializeContext(core: LedgerCore, owner: object): MaterializeContext {
+  const { config, index } = core;
+  return {
+    engine: config.engine,
+    lastEpoch: index.lastEpoch,
+    nidOf: (id) => index.nodes.get(id)?.nid,
+    idOf: (nid) => index.byNid[nid]?.id,
+    rowOf: (nid) => index.byNid[nid],
+    countTokens: (text) => config.counter.count(text),
+    lastTx: index.lastTx,
+    cacheOwner: owner,
+    txEpoch: (tx) => index.transactions[tx]?.epoch,
+    txRows: (tx) => {
+      const t = index.transactions[tx];
+      return t === undefined ? undefined : t.nodes + t.edges + t.transitions;
+    },
+  };
 }

@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ledgerCore } from '../../src/ledger/ledger.js';
+import { ledgerCore, materializeContext } from '../../src/ledger/ledger.js';
 import type { Transaction } from '../../src/schema/types.js';
 import { BodyCache } from '../../src/text/body-cache.js';
 import { extendCandidates } from '../../src/working-set/extend-candidates.js';
 import { type CandidateGraph, loadCandidates } from '../../src/working-set/load-candidates.js';
+import { materialize } from '../../src/working-set/materialize.js';
+import type { MaterializeContext } from '../../src/working-set/rank-candidates.js';
 import { resolveMaterializeRequest } from '../../src/working-set/request.js';
 import { type HashedBody, loadStepDelta, StepLog } from '../../src/working-set/step-delta.js';
 import {
@@ -139,5 +141,34 @@ describe('session steps read as deltas', () => {
       { numRuns: 25, seed: 2813 },
     );
     expect(extended).toBeGreaterThan(50);
+  });
+});
+
+describe('an appending step on an extended ranking', () => {
+  it('gives the working sets that ranking every step from the closure gives, when no bound cuts the walk', async () => {
+    let steps = 0;
+    await fc.assert(
+      fc.asyncProperty(sessions, fc.integer({ min: 150, max: 1500 }), async ([session, resolve], tokens) => {
+        const { ledger, core } = await freshLedger();
+        for (const tx of withTransitions(session, resolve)) await commitSessionStep(ledger, tx);
+        const { index } = core;
+        const context = (extend: boolean): MaterializeContext => ({
+          ...materializeContext(core, {}),
+          // Every step a bulk load: ranked afresh from the closure.
+          txRows: extend ? () => 0 : () => Number.POSITIVE_INFINITY,
+        });
+        const extended = context(true);
+        const closure = context(false);
+        for (const epoch of new Set(index.transactions.filter((t) => t !== undefined).map((t) => t.epoch))) {
+          const a = await materialize(extended, { budget: { tokens }, epoch });
+          const b = await materialize(closure, { budget: { tokens }, epoch });
+          expect(JSON.stringify(a.items)).toBe(JSON.stringify(b.items));
+          expect(a.session).toEqual(b.session);
+          steps++;
+        }
+      }),
+      { numRuns: 20, seed: 2814 },
+    );
+    expect(steps).toBeGreaterThan(100);
   });
 });
