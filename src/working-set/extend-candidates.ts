@@ -23,10 +23,10 @@ const isRoot = (c: Candidate): boolean =>
  * The candidate graph of a session step, as the previous step's graph extended by the step's own
  * transactions, instead of the closure walked again (an appending step reads the step's rows, not
  * the graph): what the step closed leaves (listed as closed when it was a candidate), a
- * candidate's new version replaces it, and the step's new nodes join
- * as the walk would reach them — the new roots at hop 0, then along the step's edges from
- * walked candidates within the hop bound — with their units completed. The walk's other bounds
- * are not re-run: what the last full closure reached stays, and nodes it did not reach stay out.
+ * candidate's new version replaces it, and the step's new nodes join as the walk would reach them
+ * — the new roots at hop 0, then along the step's edges from walked candidates within the hop
+ * bound — with their units completed. The walk's other bounds are not re-run: what the last full
+ * closure reached stays, and nodes it did not reach stay out.
  *
  * Null when the step reaches past what the previous graph holds — an edge from a walked
  * candidate, or a unit edge from a candidate, to an older node that is not a candidate; an older
@@ -43,6 +43,7 @@ export function extendCandidates(prev: CandidateGraph, delta: StepDelta, opts: E
 
   const closedNow = new Set<number>();
   const closed = [...prev.closed];
+  /** Ids no longer valid: the beyond-bound list drops them (they are out as closed, not as cut). */
   const closedIds = new Set(closed.map((c) => c.id));
   for (const k of delta.closed) {
     const wasCandidate = candidates.delete(k.nid);
@@ -51,6 +52,7 @@ export function extendCandidates(prev: CandidateGraph, delta: StepDelta, opts: E
     openDependants.delete(k.nid);
     const id = opts.idOf(k.nid) ?? String(k.nid);
     if (!visible(k.authority) || closedIds.has(id)) continue;
+    closedIds.add(id);
     if (wasCandidate)
       closed.push({ id, reason: k.reason, closedAt: k.closedAt, by: k.by === null ? null : (opts.idOf(k.by) ?? null) });
   }
