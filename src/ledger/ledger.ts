@@ -14,7 +14,7 @@ import { BodyCache } from '../text/body-cache.js';
 import type { TokenCounter } from '../tokenizer/token-counter.js';
 import { dropLedgerCaches } from '../working-set/ledger-caches.js';
 import { type MaterializeContext, materialize } from '../working-set/materialize.js';
-import { type HashedBody, StepLog } from '../working-set/step-delta.js';
+import { type HashedBody, STEP_ROWS, StepLog } from '../working-set/step-delta.js';
 import type { MaterializeRequest } from '../working-set/types.js';
 import type { WorkingSet } from '../working-set/working-set.js';
 import { archiveTransaction, commitTransaction, replayLog } from './commit/write-path.js';
@@ -28,10 +28,6 @@ import { restoreSnapshot } from './snapshot/snapshot-restore.js';
 import { writeSnapshot } from './snapshot/snapshot-write.js';
 import type { Recovered, StorageAdapter } from './storage.js';
 import { unbindStorage } from './storage-binding.js';
-
-/** Commits with at most this many new bodies are a session's steps: their bodies are kept for the
- * next materialize (a bulk commit's would only churn the cache). */
-const STEP_BODIES = 256;
 
 let wrap: (core: LedgerCore) => Ledger;
 let unwrap: (ledger: Ledger) => LedgerCore;
@@ -66,7 +62,8 @@ export class Ledger {
     core.hooks.push({
       committed: (plan) => {
         steps.add(plan);
-        if (plan.bodies.length <= STEP_BODIES) for (const b of plan.bodies) bodies.set(b);
+        // A bulk commit's bodies would only churn the cache.
+        if (plan.bodies.length <= STEP_ROWS) for (const b of plan.bodies) bodies.set(b);
       },
     });
   }

@@ -2,9 +2,9 @@ import { dayNumber, MONTHS } from '../text/calendar.js';
 import { textTerms } from '../text/text-terms.js';
 
 /**
- * Calendar expressions of a question as day ranges, for the temporal channel: `on 9 July, 2022`,
- * `July 9, 2022`, `2022-07-09` (a day), `in July 2022` (a month), `in June` (that month of any
- * year), `in 2024` (a year). Relative expressions ("last week") have no anchor in a question and
+ * Calendar expressions of a question as day ranges, for the temporal channel: `on <day> <Month>,
+ * <year>`, `<Month> <day>, <year>`, `<yyyy>-<mm>-<dd>` (a day), `in <Month> <year>` (a month),
+ * `in <Month>` (that month of any year), `in <year>` (a year). Relative expressions ("last week") have no anchor in a question and
  * are left to the lexical channel. Pure and deterministic.
  */
 export interface DayRange {

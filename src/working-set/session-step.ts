@@ -63,7 +63,7 @@ const isHeadUnit = (u: Unit) => u.tier === 0 && u.members.every((m) => HEAD_KIND
  */
 export function sessionStep(prev: SessionState | null, input: StepInput): SessionState {
   if (prev === null) return repack(null, input, 'first step');
-  return appendStep(prev, input) ?? repack(prev, input, headOf(prev, input) ? 'overflow' : 'head changed');
+  return sessionAppend(prev, input) ?? repack(prev, input, headOf(prev, input) ? 'overflow' : 'head changed');
 }
 
 /** True when the previous request's head is this step's head (the same ids, in the same order). */
@@ -75,10 +75,6 @@ function headOf(prev: SessionState, { ranked }: StepInput): boolean {
 /** The next step of a session as an append to the previous request, or null when it cannot be one
  * (the head changed, or what the step must add does not fit): then it takes a re-pack. */
 export function sessionAppend(prev: SessionState, input: StepInput): SessionState | null {
-  return appendStep(prev, input);
-}
-
-function appendStep(prev: SessionState, input: StepInput): SessionState | null {
   const { ranked, budget, nidOf, countTokens, costs } = input;
   if (!headOf(prev, input)) return null;
   const { graph, tiers, units, coveredBy } = ranked;
@@ -212,17 +208,12 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
   // rank barely moves between steps and was weighed at the last re-pack; what the agent turned to
   // since was not, and waiting for the next overflow to bring it in leaves it out of the steps
   // that need it.
-  // Only when some unit the action's own signals place is not shown yet: else it appends nothing.
-  const pointed = units.some((u) => {
+  const pointedAt = (u: Unit) => {
     const signal = ranked.placement.get(u.key)?.signal;
-    return (
-      u.tier >= RANKED_FROM_TIER &&
-      signal !== undefined &&
-      ACTION_SIGNALS.has(signal) &&
-      u.members.some((m) => !shown.has(m.nid))
-    );
-  });
-  const now = !pointed
+    return u.tier >= RANKED_FROM_TIER && signal !== undefined && ACTION_SIGNALS.has(signal);
+  };
+  // Only when some unit the action's own signals place is not shown yet: else it appends nothing.
+  const now = !units.some((u) => pointedAt(u) && u.members.some((m) => !shown.has(m.nid)))
     ? { included: [] }
     : packUnits(
         units,
@@ -233,10 +224,7 @@ function appendStep(prev: SessionState, input: StepInput): SessionState | null {
         input.excerpts ? ranked.excerpts : undefined,
         frame,
       );
-  for (const unit of now.included) {
-    const signal = ranked.placement.get(unit.key)?.signal;
-    if (unit.tier >= RANKED_FROM_TIER && signal !== undefined && ACTION_SIGNALS.has(signal)) append(unit);
-  }
+  for (const unit of now.included) if (pointedAt(unit)) append(unit);
   const added = buildItems(placed, cuts, ranked, input.idOf, { carriers, whole }, costs);
   // What the items cost, exactly: the charge above is never below it (a reference found only
   // while building costs less than the body charged).

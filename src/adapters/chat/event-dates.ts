@@ -3,11 +3,10 @@ import { dayNumber, MONTHS } from '../../text/calendar.js';
 /**
  * Relative time expressions of a turn ("yesterday", "last Friday", "last Tues", "two weeks ago",
  * "on the 15th", "next month", "this past weekend", "last summer", "last August") resolved
- * against the day it was said, as ISO dates or ISO 8601 intervals (`2023-05-07`,
- * `2023-04-27/2023-05-03`). A turn that dates what it tells is what a "when" question asks for
- * (and what a host reads to answer it): on the shared LoCoMo conversations 74% of the temporal
- * questions' evidence turns carry one (71% before the abbreviated weekdays, seasons, "last
- * <month>" and "for about four months"), against 9% of all turns. Expressions without an anchor in the calendar
+ * against the day it was said, as ISO dates or ISO 8601 intervals (`<yyyy>-<mm>-<dd>`,
+ * `<start>/<end>`). A turn that dates what it tells is what a "when" question asks for (and what a
+ * host reads to answer it): most temporal questions' evidence turns carry one, few turns do
+ * otherwise (docs/evaluation/experiments.md). Expressions without an anchor in the calendar
  * ("recently", "lately") are left out. Pure and deterministic.
  */
 export function eventDates(text: string, said: string): string[] {
