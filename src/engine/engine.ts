@@ -22,6 +22,12 @@ export interface Engine {
    * every engine of that instance (src/sql/prepared.ts keeps and evicts them).
    */
   readonly plans?: KeptPlans;
+  /**
+   * The engine this one wraps, if any (the ledger's read-through engine wraps its raw one). Kept
+   * plans are filed under it and freed through it: closing it forgets them, and freeing one (a
+   * DEALLOCATE) is no read, so it never writes the wrapper's waiting commits.
+   */
+  readonly wrapped?: Engine;
   /** Memory figures, where the build exposes them (blocking builds do). */
   stats?(): Promise<EngineStats>;
 }

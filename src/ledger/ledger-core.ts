@@ -1,5 +1,6 @@
 import { CREATE_TABLES, ENGINE_TABLES } from '../schema/ddl.js';
 import type { CommitPlan } from './commit/plan-commit.js';
+import { PendingWrites } from './commit/write-behind.js';
 import type { LedgerConfig } from './ledger-config.js';
 import { LedgerIndex } from './ledger-index.js';
 import { OpQueue } from './op-queue.js';
@@ -10,11 +11,9 @@ import type { Recovered } from './storage.js';
  * Hooks run for live commits, archives and log replay alike, in registration order.
  */
 interface CommitHook {
-  /** SQL run inside the commit's engine transaction, after the plan's rows are written: the
-   * statements join the commit's one batch, so they cost no extra round trip. */
-  statements?(plan: CommitPlan): readonly string[];
-  /** Called after the engine transaction committed (the index already holds the plan). */
-  committed?(plan: CommitPlan): void;
+  /** Called once the commit is acknowledged (the index already holds the plan; the engine may not
+   * yet, see PendingWrites). */
+  committed(plan: CommitPlan): void;
 }
 
 /**
@@ -22,7 +21,10 @@ interface CommitHook {
  * facade keeps it private and hands it out only through `@internal` accessors.
  */
 export interface LedgerCore {
+  /** The setup, its engine the read-through one: every statement sees every acknowledged commit. */
   readonly config: LedgerConfig;
+  /** Acknowledged commits not yet in the engine, and the raw engine they are written to. */
+  readonly pending: PendingWrites;
   /** The in-memory mirror commits validate against (see LedgerIndex). */
   readonly index: LedgerIndex;
   readonly queue: OpQueue;
@@ -34,7 +36,10 @@ export interface LedgerCore {
 }
 
 /** A core over a fresh database: creates the tables. */
-export async function createCore(config: LedgerConfig): Promise<LedgerCore> {
-  for (const name of ENGINE_TABLES) await config.engine.run(CREATE_TABLES[name]);
-  return { config, index: new LedgerIndex(), queue: new OpQueue(), hooks: [], logRecords: 0, recovered: null };
+export async function createCore(setup: LedgerConfig): Promise<LedgerCore> {
+  for (const name of ENGINE_TABLES) await setup.engine.run(CREATE_TABLES[name]);
+  const queue = new OpQueue();
+  const pending = new PendingWrites(setup.engine, (error) => queue.fail(error));
+  const config = Object.freeze({ ...setup, engine: pending.readThrough() });
+  return { config, pending, index: new LedgerIndex(), queue, hooks: [], logRecords: 0, recovered: null };
 }

@@ -77,9 +77,10 @@ export async function queryPrepared(
     lastText.set(name, text);
     return engine.query(text);
   }
-  const plan = plans.acquire(engine, name, () => {
+  const owner = engine.wrapped ?? engine;
+  const plan = plans.acquire(owner, name, () => {
     // An evicted plan's engine may have closed meanwhile; its plans went with its connection.
-    engine.run(deallocateSql(name)).catch(() => undefined);
+    owner.run(deallocateSql(name)).catch(() => undefined);
   });
   try {
     if (plan.text !== text) {

@@ -137,28 +137,49 @@ describe('vocabulary inserts', () => {
 });
 
 describe('closing versions', () => {
-  it('is pinned, and closes exactly the versions named', async () => {
-    expect(closeVersionsSql(5, [2, 4])).toMatchInlineSnapshot(`"UPDATE nodes SET valid_to = 5 WHERE vkey IN (2, 4)"`);
+  it('is pinned, and closes exactly the versions named, each at its own epoch', async () => {
+    expect(
+      closeVersionsSql([
+        [2, 5],
+        [4, 5],
+      ]),
+    ).toMatchInlineSnapshot(`"UPDATE nodes SET valid_to = 5 WHERE vkey IN (2, 4)"`);
+    expect(
+      closeVersionsSql([
+        [2, 5],
+        [4, 7],
+      ]),
+    ).toMatchInlineSnapshot(
+      `"UPDATE nodes SET valid_to = CASE vkey WHEN 2 THEN 5 WHEN 4 THEN 7 END WHERE vkey IN (2, 4)"`,
+    );
     const other = await pool.ledger(2);
     await other.commit({
       epoch: 1,
       nodes: [
         { id: 'a', kind: 'message', body: 'a' },
         { id: 'b', kind: 'message', body: 'b' },
+        { id: 'c', kind: 'message', body: 'c' },
       ],
     });
     const engine = engineOf(other);
     const before = rowsOf<{ vkey: number; id: string; valid_to: number | null }>(
       await engine.query(tableRowsSql('nodes')),
     );
-    const a = before.find((n) => n.id === 'a')!;
-    await engine.run(closeVersionsSql(5, [a.vkey]));
+    const vkey = (id: string) => before.find((n) => n.id === id)!.vkey;
+    await engine.run(closeVersionsSql([[vkey('a'), 5]]));
+    await engine.run(
+      closeVersionsSql([
+        [vkey('c'), 7],
+        [vkey('b'), 6],
+      ]),
+    );
     const after = rowsOf<{ id: string; valid_to: number | null }>(await engine.query(tableRowsSql('nodes')));
     expect(after.map((n) => [n.id, n.valid_to])).toEqual([
       ['a', 5],
-      ['b', null],
+      ['b', 6],
+      ['c', 7],
     ]);
-    await engine.run(closeVersionsSql(6, []));
+    await engine.run(closeVersionsSql([]));
     expect(rowsOf(await engine.query(tableRowsSql('nodes')))).toEqual(after);
   });
 });

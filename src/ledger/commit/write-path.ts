@@ -1,14 +1,10 @@
 import { asLedgerError, LedgerError } from '../../errors.js';
-import type { EngineTable } from '../../schema/ddl.js';
 import type { Transaction } from '../../schema/types.js';
 import { validateShape } from '../../schema/validate-shape.js';
-import { closeVersionsSql } from '../../sql/close-versions.js';
-import { beginTransactionSql, commitSql, rollbackSql } from '../../sql/transaction-sql.js';
 import type { LedgerCore } from '../ledger-core.js';
 import type { StorageAdapter } from '../storage.js';
-import { commitRowsIPC } from './commit-ipc.js';
 import { countNewBodies } from './count-bodies.js';
-import { literalInsertSql, smallTextInsertSql } from './literal-rows.js';
+import { closeOwnVersions, writePlans } from './engine-writes.js';
 import { encodeLogRecord, type LogRecord, liveRecords } from './log-record.js';
 import { planArchive } from './plan-archive.js';
 import { type BodyHashes, type CommitPlan, planCommit } from './plan-commit.js';
@@ -44,83 +40,53 @@ export async function replayLog(core: LedgerCore, records: readonly Uint8Array[]
 }
 
 /**
- * Writes a plan inside one engine transaction; the durable log append of `record` runs inside
- * it, so a storage failure rolls the engine back too. When the engine's COMMIT fails after the
- * append succeeded, the log holds a record this ledger does not: a `void` record naming its
- * transaction is appended so that replay skips it (and if even that append fails, the ledger
- * refuses every later call until reopened).
+ * Applies a validated plan: a step-sized one is logged and kept for the engine's next read (see
+ * write-behind.ts); a larger one is written at once, inside one engine transaction that the
+ * durable log append of `record` runs in, so that a storage failure rolls the engine back too.
+ * When the engine's COMMIT fails after the append succeeded, the log holds a record this ledger
+ * does not: a `void` record naming its transaction is appended so that replay skips it (and if even
+ * that append fails, the ledger refuses every later call until reopened).
  *
- * Each round trip and each Arrow insert has a fixed cost in DuckDB-WASM, so a commit is
- * one SQL batch (BEGIN, the validity UPDATE, small inserts as literals, the hooks' statements),
- * one Arrow stream per remaining table, and COMMIT (in the last batch when nothing is logged).
+ * Either way, what already waits is written first when it must be (a bulk commit, or too much
+ * waiting), before this plan is logged: if that write fails, this plan is rejected and was never
+ * logged, and the ledger refuses later calls (the waiting commits were acknowledged).
  */
 async function applyPlan(core: LedgerCore, plan: CommitPlan, record: LogRecord | null): Promise<void> {
-  const { engine } = core.config;
-  const epoch = plan.transaction.epoch;
-  // Versions written and closed by this same commit are written closed (they are the plan's
-  // own rows, not the index's, so setting valid_to early changes nothing if the commit fails);
-  // only older versions need the UPDATE.
-  const closed = new Set<number>();
-  for (const c of plan.closures) if (c.target === 'node') closed.add(c.key);
-  if (closed.size > 0) for (const row of plan.nodes) if (closed.delete(row.vkey)) row.valid_to = epoch;
-  const batch = [beginTransactionSql()];
-  if (closed.size > 0) batch.push(closeVersionsSql(epoch, [...closed]));
-  // Rows each written as an Arrow stream just before its insert: commitRowsIPC reuses one buffer.
-  // The transaction's own row goes to the index only (see ENGINE_TABLES).
-  const streams: Array<[EngineTable, readonly object[]]> = [];
-  const inserts: Array<[EngineTable, readonly object[]]> = [
-    ['bodies', plan.bodies],
-    ['nodes', plan.nodes],
-    ['edges', plan.edges],
-    ['closures', plan.closures],
-  ];
-  for (const [name, rows] of inserts) {
-    if (rows.length === 0) continue;
-    const sql = literalInsertSql(name, rows) ?? smallTextInsertSql(name, rows);
-    if (sql !== null) batch.push(sql);
-    else streams.push([name, rows]);
-  }
-  const after: string[] = [];
-  for (const hook of core.hooks) if (hook.statements) after.push(...hook.statements(plan));
+  const { pending } = core;
+  closeOwnVersions(plan);
   const storage = record === null ? null : core.config.storage;
-  // Without a log append between the writes and COMMIT, COMMIT ends the last SQL batch rather
-  // than costing a round trip of its own; with no Arrow stream either (a small step: see
-  // literal-rows.ts), the whole commit is one batch. A failing statement stops the batch before
-  // COMMIT and the catch below rolls back, so the commit is still applied whole or not at all.
-  if (storage === null) {
-    after.push(commitSql());
-    if (streams.length === 0) batch.push(...after.splice(0));
-  }
-  let appended = false;
-  try {
+  if (pending.defers(plan)) {
+    if (pending.full(plan)) await pending.flush();
+    if (storage !== null) await appendRecord(core, storage, record!);
+    pending.add(plan);
+  } else {
+    await pending.flush();
+    let appended = false;
+    const append =
+      storage === null
+        ? null
+        : async () => {
+            await appendRecord(core, storage, record!);
+            appended = true;
+          };
     try {
-      await engine.run(batch.join(';\n'));
-      for (const [name, rows] of streams) await engine.insertIPC(name, commitRowsIPC(name, rows));
-      if (after.length > 0) await engine.run(after.join(';\n'));
-    } catch (cause) {
-      throw asLedgerError(cause, 'ENGINE_FAILED');
+      await writePlans(pending.engine, [plan], append);
+    } catch (e) {
+      if (appended) await voidRecord(core, storage!, plan.transaction.tx, e);
+      throw e;
     }
-    if (storage !== null) {
-      try {
-        await storage.append(encodeLogRecord(record!, core.logRecords));
-      } catch (cause) {
-        throw asLedgerError(cause, 'STORAGE_FAILED', 'storage');
-      }
-      core.logRecords++;
-      appended = true;
-      try {
-        await engine.run(commitSql());
-      } catch (cause) {
-        throw asLedgerError(cause, 'ENGINE_FAILED');
-      }
-    }
-  } catch (e) {
-    await engine.run(rollbackSql()).catch(() => undefined);
-    if (appended) await voidRecord(core, storage!, plan.transaction.tx, e);
-    throw e;
   }
   applyToIndex(core, plan);
-  for (const hook of core.hooks) hook.committed?.(plan);
+  for (const hook of core.hooks) hook.committed(plan);
+}
+
+async function appendRecord(core: LedgerCore, storage: StorageAdapter, record: LogRecord): Promise<void> {
+  try {
+    await storage.append(encodeLogRecord(record, core.logRecords));
+  } catch (cause) {
+    throw asLedgerError(cause, 'STORAGE_FAILED', 'storage');
+  }
+  core.logRecords++;
 }
 
 async function voidRecord(core: LedgerCore, storage: StorageAdapter, tx: number, error: unknown): Promise<void> {
