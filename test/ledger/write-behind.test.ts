@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
+import { ledgerCore } from '../../src/ledger/ledger.js';
 import type { Transaction } from '../../src/schema/types.js';
 import { tableRowsSql } from '../../src/sql/snapshot-sql.js';
 import { arbitraryScript, toTransactions } from '../helpers/arbitrary-ledger.js';
@@ -145,5 +146,27 @@ describe('write-behind', () => {
     // Read past the ledger: the commit that found the queue full waits in its place.
     const written = await raw!.query('SELECT count(*)::INTEGER AS n, max(tx)::INTEGER AS tx FROM nodes');
     expect([written.getChild('n')!.get(0), written.getChild('tx')!.get(0)]).toEqual([firstWrite - 1, firstWrite - 1]);
+  });
+
+  it('frees a kept plan without writing what waits (a DEALLOCATE is no read)', async () => {
+    const calls: string[] = [];
+    const ledger = await pool.open(5, {}, (e) => recording(e, calls));
+    await ledger.commit({ epoch: 1, nodes: [{ id: 'task', kind: 'task', status: 'open', body: 'fix the parser' }] });
+    // The working-set statement of the last epoch is one text; the second time in a row it is
+    // prepared and kept (src/sql/prepared.ts).
+    for (let k = 2; k < 5; k++) {
+      await ledger.commit(message(k, `m${k}`));
+      await ledger.materialize({ budget: { tokens: 500 }, mode: 'fresh' });
+    }
+    const plans = engineOf(ledger).plans!;
+    expect(plans.size).toBeGreaterThan(0);
+    await ledger.commit(message(5, 'waits'));
+    calls.length = 0;
+    const limit = plans.limit;
+    plans.setLimit(0);
+    plans.setLimit(limit);
+    expect(calls.some((c) => c.startsWith('run DEALLOCATE'))).toBe(true);
+    expect(calls.filter((c) => !c.startsWith('run DEALLOCATE'))).toEqual([]);
+    expect(ledgerCore(ledger).pending.idle).toBe(false);
   });
 });
