@@ -27,10 +27,10 @@ function cellsOf(table: EngineTable, rows: ReadonlyArray<object>): VocabularyCel
 }
 
 /**
- * A small commit's bodies and node versions (≤ MAX_LITERAL_ROWS rows whose texts total at most
+ * A small write's bodies and node versions (≤ MAX_LITERAL_ROWS rows whose texts total at most
  * MAX_LITERAL_CHARS, e.g. an agent step of 2 nodes) as an INSERT with their caller text quoted by
  * stringLiteral (insertTextSql), the same quoting the retrieval statements give caller paths. With
- * every table of a commit in its SQL batch the commit is one round trip (write-path.ts), where
+ * every table of a write in its SQL batch the write is one round trip (engine-writes.ts), where
  * each Arrow stream is one more plus ~0.7 ms of planning. Larger rows, other tables, or a text
  * with NUL or a surrogate give null: the caller uses Arrow.
  */
