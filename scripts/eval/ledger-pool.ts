@@ -17,6 +17,9 @@ const nodeHashTexts = async (texts: readonly string[]): Promise<string[]> =>
 export class LedgerPool {
   private engine: Promise<Engine> | null = null;
   private counter: Promise<TokenCounter> | null = null;
+  /** The engine object the previous ledger was given: its kept plans name statements on the same
+   * connection as the next ledger's, so evicting one later would free the next ledger's plan. */
+  private previous: Engine | null = null;
 
   /** An empty ledger (o200k_base) on the shared database; the previous one must be done. */
   async fresh(): Promise<Ledger> {
@@ -24,7 +27,9 @@ export class LedgerPool {
     this.counter ??= createNodeTokenCounter('o200k_base');
     const engine = await this.engine;
     for (const t of TABLES) await engine.run(`DROP TABLE IF EXISTS ${t}`);
+    if (this.previous !== null) engine.plans?.forget(this.previous);
     const shared: Engine = { ...engine, close: async () => {} };
+    this.previous = shared;
     return createLedger({ engine: shared, counter: await this.counter, hashTexts: nodeHashTexts });
   }
 
