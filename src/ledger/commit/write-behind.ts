@@ -6,7 +6,8 @@ import type { CommitPlan } from './plan-commit.js';
 
 /**
  * Commits of at most this many rows wait for the engine's next read (an agent's step is a few
- * dozen); a bulk commit is written at once, so that its rows never sit in memory twice.
+ * dozen). A bulk commit is written at once, inside its own call: batching saves nothing on its few
+ * statements, and an engine failure then rejects that commit alone instead of failing the ledger.
  */
 const MAX_DEFERRED_ROWS = 256;
 /** Past this many waiting commits or rows, a commit first writes what waits (bounded memory, and
@@ -99,8 +100,8 @@ export class PendingWrites {
   }
 
   /**
-   * The engine as the ledger's readers see it: every statement first writes what waits. The
-   * same object for the ledger's life, so caches keyed by engine stay valid.
+   * The engine as the ledger's readers see it: every statement first writes what waits. Made
+   * once per ledger (createCore), so caches keyed by engine stay valid for its life.
    */
   readThrough(): Engine {
     const engine = this.#engine;
