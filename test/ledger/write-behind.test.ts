@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/engine/engine.js';
-import { ledgerCore } from '../../src/ledger/ledger.js';
+import { type Ledger, ledgerCore } from '../../src/ledger/ledger.js';
 import type { Transaction } from '../../src/schema/types.js';
 import { tableRowsSql } from '../../src/sql/snapshot-sql.js';
 import { arbitraryScript, toTransactions } from '../helpers/arbitrary-ledger.js';
@@ -33,6 +33,13 @@ const message = (epoch: number, id: string, body = `step ${epoch}`): Transaction
   nodes: [{ id, kind: 'message', role: 'tool', body }],
 });
 
+/** The transaction number a commit got, or the code it was refused with. */
+const txOrCode = (ledger: Ledger, tx: Transaction): Promise<number | string> =>
+  ledger.commit(tx).then(
+    (r) => r.tx,
+    (e: { code: string }) => e.code,
+  );
+
 describe('write-behind', () => {
   it('gives byte-identical tables whether each commit is written at once or many are written together', async () => {
     let multi = 0;
@@ -46,16 +53,10 @@ describe('write-behind', () => {
           let waiting = 0;
           const txs = toTransactions(script);
           for (const [t, tx] of txs.entries()) {
-            const a = await eager.commit(tx).then(
-              (r) => r.tx,
-              (e: { code: string }) => e.code,
-            );
+            const a = await txOrCode(eager, tx);
             // Every statement first writes what waits: a trivial one writes the eager ledger's commit.
             await engineOf(eager).query('SELECT 1');
-            const b = await lazy.commit(tx).then(
-              (r) => r.tx,
-              (e: { code: string }) => e.code,
-            );
+            const b = await txOrCode(lazy, tx);
             expect(b).toEqual(a);
             if (typeof b === 'number') waiting++;
             if (reads[t % reads.length]) {

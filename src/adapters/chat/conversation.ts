@@ -107,7 +107,7 @@ export function fromConversation(
 
 const MONTHS = 'january february march april may june july august september october november december'.split(' ');
 
-/** `2023-05-08`, `2023-05-08T13:56` or `1:56 pm on 8 May, 2023` → `2023-05-08`; null when unparsable. @internal Exported for its unit tests. */
+/** `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM` or `H:MM pm on D Month, YYYY` → `YYYY-MM-DD`; null when unparsable. @internal Exported for its unit tests. */
 export function isoDate(text: string | undefined): string | null {
   if (text === undefined) return null;
   const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);

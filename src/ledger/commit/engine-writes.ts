@@ -94,16 +94,9 @@ function olderVersionsClosed(plans: readonly CommitPlan[]): Array<[number, numbe
 /** The plans' rows table by table, in commit order. The transaction's own row goes to the index
  * only (see ENGINE_TABLES). */
 function rowsByTable(plans: readonly CommitPlan[]): Array<[EngineTable, readonly object[]]> {
-  if (plans.length === 1) {
-    const [p] = plans as [CommitPlan];
-    return [
-      ['bodies', p.bodies],
-      ['nodes', p.nodes],
-      ['edges', p.edges],
-      ['closures', p.closures],
-    ];
-  }
-  const join = <R>(pick: (p: CommitPlan) => readonly R[]): R[] => plans.flatMap(pick);
+  // One plan (every bulk commit) hands over its own arrays: no copy of its rows.
+  const join = <R>(pick: (p: CommitPlan) => readonly R[]): readonly R[] =>
+    plans.length === 1 ? pick(plans[0]!) : plans.flatMap(pick);
   return [
     ['bodies', join((p) => p.bodies)],
     ['nodes', join((p) => p.nodes)],
