@@ -36,6 +36,7 @@ export function explainSession(
   const ofItem = new Map(records.slice(0, ranksItems.length).map((r) => [r.id, r]));
   const closed = new Map(ranked.graph.closed.map((c) => [c.id, c]));
   const skipped = new Set(state.skipped);
+  const inPlace = new Set(state.keptInPlace);
   const out: ExplanationRecord[] = state.items.map((item, k) => {
     const kept = k < state.kept ? '; kept from the previous request (prompt cache)' : '';
     if (item.notice !== undefined)
@@ -45,6 +46,14 @@ export function explainSession(
         tier: item.tier,
         reason: `notice: ${item.notice.of} is no longer current`,
         code: 'notice',
+      };
+    if (inPlace.has(item.id))
+      return {
+        id: item.id,
+        included: true,
+        tier: item.tier,
+        reason: `kept in place at this re-pack though the low watermark left it out: the items after it that the re-pack keeps weigh more, and stay cached only with it${kept}`,
+        code: 'kept-in-prefix',
       };
     const own = ofItem.get(item.id);
     if (own !== undefined) return { ...own, reason: `${own.reason}${kept}` };

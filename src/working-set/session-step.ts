@@ -4,6 +4,7 @@ import { readingOrder } from './order.js';
 import { type Budget, cutChars, cutCost, excerptUnit, packUnits } from './pack.js';
 import type { Ranked } from './rank-candidates.js';
 import { RANKED_FROM_TIER, type Signal } from './relevance.js';
+import { keepInPlace, renderKey } from './repack-prefix.js';
 import type { Candidate, Excerpt, Unit, WorkingSetItem } from './types.js';
 
 /**
@@ -32,6 +33,9 @@ export interface SessionState {
   head: number;
   /** Items before this index were in the previous step's request, byte-identical and in place. */
   kept: number;
+  /** A re-pack's items the low watermark left out but that stayed in place, so that the items it
+   * kept after them stay cached (see keepInPlace). */
+  keptInPlace: string[];
   /** Units this step left out for the budget although they were its own (a thought that did not
    * fit): explained as budget, not as hysteresis. */
   skipped: string[];
@@ -241,6 +245,7 @@ export function sessionAppend(prev: SessionState, input: StepInput): SessionStat
     fill: prev.fill,
     head: prev.head,
     kept: items.length,
+    keptInPlace: [],
     skipped,
   };
 }
@@ -273,7 +278,8 @@ function noticeItem(
 /**
  * A re-pack: the fresh ranking packed into the low watermark, then laid out so that as much of
  * the previous request as survives stays a prefix — the head, then the surviving items (same
- * bytes) in the order they were sent, then the rest in reading order.
+ * bytes) in the order they were sent, then the rest in reading order — and with the units left out
+ * that keep more of that prefix cached than they weigh (keepInPlace).
  */
 function repack(prev: SessionState | null, input: StepInput, cause: NonNullable<SessionState['cause']>): SessionState {
   const { ranked, budget, costs } = input;
@@ -326,8 +332,9 @@ function repack(prev: SessionState | null, input: StepInput, cause: NonNullable<
           : -1
         : a.k - b.k,
   );
-  const items = [...head, ...rest.map((r) => r.item)];
   const was = prev?.items ?? [];
+  const laid = keepInPlace([...head, ...rest.map((r) => r.item)], was, ranked, budget, input.nidOf);
+  const items = laid.items;
   let kept = 0;
   while (kept < items.length && kept < was.length && renderKey(items[kept]!) === renderKey(was[kept]!)) kept++;
   return {
@@ -342,24 +349,7 @@ function repack(prev: SessionState | null, input: StepInput, cause: NonNullable<
     fill,
     head: head.length,
     kept,
+    keptInPlace: laid.kept,
     skipped: [],
   };
 }
-
-/** What an item renders from (its tier aside). */
-const renderKey = (i: WorkingSetItem): string =>
-  JSON.stringify([
-    i.id,
-    i.kind,
-    i.body,
-    i.ref,
-    i.excerpt,
-    i.status,
-    i.path,
-    i.revision,
-    i.range,
-    i.verifier,
-    i.tool,
-    i.role,
-    i.unit,
-  ]);

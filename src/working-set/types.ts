@@ -166,8 +166,8 @@ export interface WorkingSetItem {
  * Why a working-set candidate is in or out, as a code; `selected` and `budget` mean what they
  * mean in retrieval's explanation. In: `selected` (its own tier placed it), `kept-with-unit` (kept
  * with the call, result or action it belongs to), `kept-in-prefix` (session mode: shown earlier and
- * kept byte-identical in the cached prefix, though the closure no longer reaches it or it is no
- * longer current), `notice` (session mode: says an earlier item is no longer current). Out:
+ * kept byte-identical in the cached prefix, though the closure no longer reaches it, it is no
+ * longer current, or a re-pack's low watermark left it out while the items after it kept it), `notice` (session mode: says an earlier item is no longer current). Out:
  * `budget`, `held-out` (session mode: not added between re-packs), `unanswered-call` (a call
  * without its result), `beyond-bound` (past the closure's hop or node bound), `superseded`,
  * `archived`.
