@@ -38,8 +38,8 @@ costs with a prompt cache on.
   --max-nodes N  closure bound per hop level for the ledger (diagnosis: default the
                  materializer's own, as a user calling materialize({ budget }) gets it)
   --hops N       closure depth for the ledger (diagnosis; default the materializer's own)
-  --mode M       the ledger's materialize mode, fresh (its default) or session (the documented
-                 cache-stable option)
+  --mode M       the ledger's materialize mode: session (its default, cache-stable) or fresh
+                 (re-ranked at every step)
   --model NAME   the model the cost section prices (default ${DEFAULT_PRICING.model})
   --input-price USD  its input price per million tokens (default ${DEFAULT_PRICING.inputPerMillion})
   --cache-read X     cache reads cost X times the input price (default ${DEFAULT_PRICING.cacheRead})

@@ -9,20 +9,7 @@ import type { NodeRecord } from '../schema/types.js';
 import { assertEpoch, nodesAsOfSql } from '../sql/as-of.js';
 import { supersededAsOfSql, viewEdgesSql } from '../sql/rdf-view.js';
 import { type Literal, literal, type NamedNode, type Quad, quad } from './terms.js';
-import {
-  ACTIVITY_KINDS,
-  CL,
-  cl,
-  classOf,
-  nodeIri,
-  PROV,
-  propertyOf,
-  prov,
-  RDF_TYPE,
-  txIri,
-  XSD,
-  xsd,
-} from './vocabulary.js';
+import { ACTIVITY_KINDS, cl, classOf, nodeIri, propertyOf, prov, RDF_TYPE, txIri, xsd } from './vocabulary.js';
 
 /** Which view `rdfView`, `toRdf` and `sparql` read: the epoch, the authority scopes, whether to carry bodies, and how epochs map to times. */
 export interface RdfViewOptions {
