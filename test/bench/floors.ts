@@ -6,6 +6,8 @@
  * - bare DuckDB ingest: the ledger's own rows (its snapshot sections), one Arrow IPC stream per
  *   table into empty tables of a fresh database, in one transaction — no validation, planning,
  *   hashing or token counting;
+ * - bare DuckDB transactions: the Arrow streams the ledger's commits wrote, replayed one engine
+ *   transaction per commit as the ledger wrote them (the first floor in the commits' own shape);
  * - bare DuckDB step: a step's rows written as the ledger writes them (three Arrow streams, in
  *   one transaction) with none of its work around them; also,
  *   for comparison, the same rows as VALUES in one multi-statement round trip;
@@ -45,6 +47,57 @@ export async function bareIngestMs(sections: ReadonlyMap<string, Uint8Array>): P
     }
     await engine.run(commitSql());
     return engine;
+  });
+  await engine.close();
+  return ms;
+}
+
+/** One commit's engine writes as the ledger made them: each Arrow stream, by table, in order. */
+export type RecordedWrite = Array<[table: string, ipc: Uint8Array]>;
+
+/**
+ * Records the Arrow streams `engine` inserts, one list per engine transaction, as copies (the
+ * ledger reuses its stream buffer from call to call). For `bareTransactionsMs`.
+ */
+export function recordWrites(engine: Engine): { writes: RecordedWrite[]; stop: () => void } {
+  const writes: RecordedWrite[] = [];
+  const insertIPC = engine.insertIPC;
+  const run = engine.run;
+  let current: RecordedWrite | null = null;
+  engine.run = async (sql) => {
+    if (sql.startsWith(beginTransactionSql())) {
+      current = [];
+      writes.push(current);
+    }
+    return run.call(engine, sql);
+  };
+  engine.insertIPC = async (table, ipc) => {
+    current?.push([table, ipc.slice()]);
+    return insertIPC.call(engine, table, ipc);
+  };
+  return {
+    writes,
+    stop: () => {
+      engine.run = run;
+      engine.insertIPC = insertIPC;
+    },
+  };
+}
+
+/**
+ * The same streams written the way the ledger wrote them, one engine transaction per commit
+ * (BEGIN, its streams, COMMIT), into empty tables of a fresh database: what DuckDB-WASM alone
+ * costs for a commit's shape. Returns ms (the database opened before timing).
+ */
+export async function bareTransactionsMs(writes: readonly RecordedWrite[]): Promise<number> {
+  const engine = await openNodeEngine();
+  for (const t of ENGINE_TABLES) await engine.run(CREATE_TABLES[t]);
+  const [, ms] = await timed(async () => {
+    for (const write of writes) {
+      await engine.run(beginTransactionSql());
+      for (const [table, ipc] of write) await engine.insertIPC(table, ipc);
+      await engine.run(commitSql());
+    }
   });
   await engine.close();
   return ms;

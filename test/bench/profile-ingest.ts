@@ -1,16 +1,24 @@
 /**
  * The bench's 100k-node bulk ingest alone (ten 10k-node transactions into a fresh ledger, after a
  * 2k-node warm-up ledger), for a CPU profile:
- * `node --import tsx --cpu-prof --cpu-prof-dir=.out/prof test/bench/profile-ingest.ts`.
+ * `node --import tsx --cpu-prof --cpu-prof-dir=.out/prof test/bench/profile-ingest.ts [n] [flags]`.
+ * Flags take work out, to see what the rest costs (the ledger is then not usable for reads):
+ * `--no-hooks` runs no commit hook (retrieval indexing, the current view, the step log);
+ * `--no-token-count` counts every body as 100 tokens instead of encoding it.
  */
 import { openLedger } from '../../src/entries/node.js';
+import { ledgerCore } from '../../src/ledger/ledger.js';
 import { bulkTransactions } from './synthetic.js';
 
-const n = Number(process.argv[2] ?? 100_000);
+const args = process.argv.slice(2);
+const n = Number(args.find((a) => !a.startsWith('--')) ?? 100_000);
 const warm = await openLedger();
 for (const tx of bulkTransactions(2_000)) await warm.commit(tx);
 await warm.close();
 const ledger = await openLedger();
+const core = ledgerCore(ledger);
+if (args.includes('--no-hooks')) core.hooks.length = 0;
+if (args.includes('--no-token-count')) core.config.counter.count = () => 100;
 const txs = bulkTransactions(n);
 const c0 = process.cpuUsage();
 const t0 = performance.now();
@@ -18,6 +26,11 @@ for (const tx of txs) await ledger.commit(tx);
 const ms = performance.now() - t0;
 const cpu = process.cpuUsage(c0);
 console.log(
-  `${n} nodes: ${ms.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU, ${Math.round(n / (ms / 1000))} nodes/s`,
+  `${n} nodes${args
+    .filter((a) => a.startsWith('--'))
+    .map((a) => ` ${a}`)
+    .join(
+      '',
+    )}: ${ms.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU, ${Math.round(n / (ms / 1000))} nodes/s`,
 );
 await ledger.close();
