@@ -20,7 +20,9 @@ export const renderKey = (i: WorkingSetItem): string =>
     i.unit,
   ]);
 
-const LOG_KINDS: ReadonlySet<string> = new Set(['action', 'tool_call', 'tool_result']);
+/** An action's log: its items' status follows the loop (an action resolves when its calls return),
+ * so a status change there is no news the session notices or keeps an item out for. */
+export const LOG_KINDS: ReadonlySet<string> = new Set(['action', 'tool_call', 'tool_result']);
 
 /**
  * A re-pack's items with units of the previous request kept in place. `items` is the re-pack's

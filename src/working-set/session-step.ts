@@ -4,7 +4,7 @@ import { readingOrder } from './order.js';
 import { type Budget, cutChars, cutCost, excerptUnit, packUnits } from './pack.js';
 import type { Ranked } from './rank-candidates.js';
 import { RANKED_FROM_TIER, type Signal } from './relevance.js';
-import { keepInPlace, renderKey } from './repack-prefix.js';
+import { keepInPlace, LOG_KINDS, renderKey } from './repack-prefix.js';
 import type { Candidate, Excerpt, Unit, WorkingSetItem } from './types.js';
 
 /**
@@ -252,8 +252,6 @@ export function sessionAppend(prev: SessionState, input: StepInput): SessionStat
 
 /** The relevance signals that follow the current action rather than the task (see relevance.ts). */
 const ACTION_SIGNALS: ReadonlySet<Signal> = new Set(['action bm25', 'exact path']);
-
-const LOG_KINDS: ReadonlySet<string> = new Set(['action', 'tool_call', 'tool_result']);
 
 function noticeItem(
   of: WorkingSetItem,
