@@ -48,28 +48,24 @@ export function keepInPlace(
   nidOf: (id: string) => number | undefined,
 ): { items: WorkingSetItem[]; kept: string[] } {
   const keys = items.map(renderKey);
+  const wasKeys = was.map(renderKey);
   const ids = new Set(items.map((i) => i.id));
   const closed = new Set(ranked.graph.closed.map((c) => c.id));
   const candidate = (i: WorkingSetItem) => ranked.graph.candidates.get(nidOf(i.id) ?? -1);
   const hashOf = (i: WorkingSetItem) => (i.body === undefined || i.notice ? null : (candidate(i)?.bodyHash ?? null));
-  const bodies = new Set<string>();
-  for (const i of items) {
-    const h = hashOf(i);
-    if (h !== null) bodies.add(h);
-  }
   const unitSize = new Map<string, number>();
   for (const i of was) unitSize.set(i.unit, (unitSize.get(i.unit) ?? 0) + 1);
-  let tokens = 0;
-  let chars = 0;
-  for (const i of items) {
-    tokens += i.tokens;
-    chars += i.body?.length ?? 0;
-  }
-  let records = items.length;
-
+  /** Ids placed so far (what a reference may point at), and the bodies shown, whole or cut. */
   const placed = new Set<string>();
+  const shownBodies = new Set<string>();
+  const showBody = (i: WorkingSetItem) => {
+    const h = hashOf(i);
+    if (h !== null) shownBodies.add(h);
+  };
+  for (const i of items) showBody(i);
+
   /** The previous request's unit starting at `from`, when it can stay as it was shown. */
-  const unitAt = (from: number, held: ReadonlySet<string>, heldBodies: ReadonlySet<string>) => {
+  const unitAt = (from: number): WorkingSetItem[] | null => {
     const unit = was[from]!.unit;
     let end = from;
     while (end < was.length && was[end]!.unit === unit) end++;
@@ -79,31 +75,31 @@ export function keepInPlace(
       const c = candidate(m);
       if (m.notice !== undefined || ids.has(m.id) || closed.has(m.id) || c === undefined) return null;
       if (!LOG_KINDS.has(m.kind) && (c.status ?? undefined) !== m.status) return null;
-      if (m.ref !== undefined && !held.has(m.ref)) return null;
+      if (m.ref !== undefined && !placed.has(m.ref)) return null;
       const h = hashOf(m);
-      if (h !== null && heldBodies.has(h)) return null;
+      if (h !== null && shownBodies.has(h)) return null;
     }
     return members;
   };
-  const matches = (a: number, b: number) => a < was.length && b < items.length && keys[b] === renderKey(was[a]!);
+  const matches = (a: number, b: number) => a < was.length && b < items.length && keys[b] === wasKeys[a];
   // The items the re-pack keeps in place at the front, as they are.
   let i = 0;
   let j = 0;
   for (; matches(i, j); i++, j++) placed.add(items[j]!.id);
-  // Then, alternately, a run of left-out units that could stay, and the kept items after it.
+  // Then, alternately, a run of left-out units that could stay, and the kept items after it. A run
+  // is weighed as if every run before it stays: only a leading choice of them is ever kept.
   const segments: Array<{ run: WorkingSetItem[]; tokens: number; chars: number; to: number; after: number }> = [];
-  const heldBodies = new Set(bodies);
   for (let at = i, b = j; at < was.length; ) {
     const run: WorkingSetItem[] = [];
-    for (let members = unitAt(at, placed, heldBodies); members !== null && !matches(at, b); ) {
+    while (at < was.length && !matches(at, b)) {
+      const members = unitAt(at);
+      if (members === null) break;
       for (const m of members) {
         run.push(m);
         placed.add(m.id);
-        const h = hashOf(m);
-        if (h !== null) heldBodies.add(h);
+        showBody(m);
       }
       at += members.length;
-      members = at < was.length && !matches(at, b) ? unitAt(at, placed, heldBodies) : null;
     }
     if (run.length === 0 || !matches(at, b)) break;
     let after = 0;
@@ -121,6 +117,13 @@ export function keepInPlace(
   }
   // As many segments as leave the most tokens cached beyond what the runs weigh (the fewest on a
   // tie), within the budget.
+  let tokens = 0;
+  let chars = 0;
+  for (const item of items) {
+    tokens += item.tokens;
+    chars += item.body?.length ?? 0;
+  }
+  let records = items.length;
   let best = 0;
   let bestSurplus = 0;
   let surplus = 0;
